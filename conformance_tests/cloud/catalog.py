@@ -1,0 +1,62 @@
+"""Service users and catalog entries, registered through keystone's API.
+
+The launcher talks to the running keystone exactly as an operator's
+deployment tool would, so the catalog Tempest reads is keystone's own.
+"""
+
+from conformance_tests.cloud import http
+
+
+def admin_token(identity_uri, admin):
+    body = {'auth': {
+        'identity': {'methods': ['password'], 'password': {'user': {
+            'name': admin['username'], 'domain': {'id': 'default'},
+            'password': admin['password']}}},
+        'scope': {'project': {'name': admin['project_name'],
+                              'domain': {'id': 'default'}}}}}
+    _, headers, _ = http.request('POST', identity_uri + '/auth/tokens', body)
+    return headers['X-Subject-Token']
+
+
+class Registrar(object):
+    def __init__(self, identity_uri, token, region):
+        self.uri = identity_uri
+        self.token = token
+        self.region = region
+        self._roles = None
+
+    def _call(self, method, path, body=None):
+        return http.request(method, self.uri + path, body, token=self.token)[2]
+
+    def role_id(self, name):
+        if self._roles is None:
+            self._roles = {r['name']: r['id']
+                           for r in self._call('GET', '/roles')['roles']}
+        return self._roles[name]
+
+    def project(self, name):
+        found = self._call('GET', '/projects?name=%s' % name)['projects']
+        if found:
+            return found[0]['id']
+        return self._call('POST', '/projects', {'project': {
+            'name': name, 'domain_id': 'default'}})['project']['id']
+
+    def service_user(self, user, project_id, roles=('admin', 'service')):
+        user_id = self._call('POST', '/users', {'user': {
+            'name': user['username'], 'password': user['password'],
+            'domain_id': 'default', 'default_project_id': project_id}}
+        )['user']['id']
+        for role in roles:
+            self._call('PUT', '/projects/%s/users/%s/roles/%s' % (
+                project_id, user_id, self.role_id(role)))
+        return user_id
+
+    def service(self, name, service_type, url):
+        service_id = self._call('POST', '/services', {'service': {
+            'name': name, 'type': service_type, 'enabled': True}}
+        )['service']['id']
+        for interface in ('public', 'internal', 'admin'):
+            self._call('POST', '/endpoints', {'endpoint': {
+                'service_id': service_id, 'interface': interface,
+                'region_id': self.region, 'url': url}})
+        return service_id

@@ -1,0 +1,89 @@
+"""Files that let Tempest and other clients use the running embedded cloud.
+
+They hold the cloud's admin password (needed by Tempest's dynamic
+credentials), so they are written 0600 inside the workdir and their
+contents are never printed.
+"""
+
+import configparser
+import os
+import shutil
+import subprocess
+import sys
+
+import yaml
+
+WORKSPACE_REGISTRY = 'tempest-workspaces.yaml'
+
+
+def _private_open(path):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    return os.fdopen(fd, 'w')
+
+
+def tempest_conf(identity_uri, region, admin, placement_range, mutant,
+                 log_dir):
+    """The tempest.conf sections for the embedded cloud."""
+    return {
+        'DEFAULT': {'log_dir': log_dir, 'log_file': 'tempest.log',
+                    'use_stderr': 'false'},
+        'auth': {'use_dynamic_credentials': 'true',
+                 'admin_username': admin['username'],
+                 'admin_password': admin['password'],
+                 'admin_project_name': admin['project_name'],
+                 'admin_domain_name': 'Default',
+                 'create_isolated_networks': 'false'},
+        'identity': {'uri_v3': identity_uri, 'auth_version': 'v3',
+                     'region': region},
+        'identity-feature-enabled': {'api_v2': 'false'},
+        'service_available': {
+            'placement': 'true', 'nova': 'false', 'neutron': 'false',
+            'cinder': 'false', 'glance': 'false', 'swift': 'false',
+            'horizon': 'false'},
+        'placement': {'min_microversion': placement_range[0],
+                      'max_microversion': placement_range[1]},
+        'conformance': {'resource_prefix': 'conformance',
+                        'allow_disruption': 'true',
+                        'embedded_cloud_mutant': mutant or ''},
+    }
+
+
+def write_all(workdir, workspace, identity_uri, region, admin,
+              placement_range, mutant=None):
+    ensure_workspace(workdir, workspace)
+    conf = configparser.ConfigParser(interpolation=None)
+    conf.read_dict(tempest_conf(identity_uri, region, admin,
+                                placement_range, mutant,
+                                os.path.join(workspace, 'logs')))
+    with _private_open(os.path.join(workspace, 'etc', 'tempest.conf')) as f:
+        conf.write(f)
+    accounts = [{'username': admin['username'],
+                 'project_name': admin['project_name'],
+                 'domain_name': 'Default',
+                 'password': admin['password'],
+                 'roles': ['admin']}]
+    with _private_open(os.path.join(workdir, 'accounts.yaml')) as f:
+        yaml.safe_dump(accounts, f, default_flow_style=False)
+    clouds = {'clouds': {'conformance-admin': {
+        'auth': {'auth_url': identity_uri, 'username': admin['username'],
+                 'password': admin['password'],
+                 'project_name': admin['project_name'],
+                 'user_domain_name': 'Default',
+                 'project_domain_name': 'Default'},
+        'region_name': region, 'identity_api_version': 3}}}
+    with _private_open(os.path.join(workdir, 'clouds.yaml')) as f:
+        yaml.safe_dump(clouds, f, default_flow_style=False)
+
+
+def ensure_workspace(workdir, workspace):
+    """A real Tempest workspace made by `tempest init` (once per workdir)."""
+    if os.path.exists(os.path.join(workspace, '.stestr.conf')):
+        os.makedirs(os.path.join(workspace, 'logs'), exist_ok=True)
+        return
+    shutil.rmtree(workspace, ignore_errors=True)
+    tempest = os.path.join(os.path.dirname(sys.executable), 'tempest')
+    subprocess.run(
+        [tempest, 'init', '--name', 'conformance', '--workspace-path',
+         os.path.join(workdir, WORKSPACE_REGISTRY), workspace],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    os.makedirs(os.path.join(workspace, 'logs'), exist_ok=True)

@@ -1,0 +1,35 @@
+"""A tiny JSON-over-HTTP helper for the launcher (stdlib only).
+
+Errors carry method, URL and status, never request headers: tokens stay out
+of every message.
+"""
+
+import json
+import urllib.error
+import urllib.request
+
+
+class HTTPError(Exception):
+    def __init__(self, method, url, status, body):
+        self.status = status
+        super().__init__('%s %s -> %s %s' % (method, url, status, body[:300]))
+
+
+def request(method, url, body=None, token=None, headers=None, timeout=10):
+    """Return (status, headers, decoded JSON or None)."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method)
+    req.add_header('Accept', 'application/json')
+    if data is not None:
+        req.add_header('Content-Type', 'application/json')
+    if token:
+        req.add_header('X-Auth-Token', token)
+    for key, value in (headers or {}).items():
+        req.add_header(key, value)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            raw = resp.read()
+            status, resp_headers = resp.status, resp.headers
+    except urllib.error.HTTPError as e:
+        raise HTTPError(method, url, e.code, e.read().decode(errors='replace'))
+    return status, resp_headers, (json.loads(raw) if raw else None)

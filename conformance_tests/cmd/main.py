@@ -1,0 +1,92 @@
+"""`conformance`: run the suite, drive the embedded cloud, build reports.
+
+    conformance run                 cloud up, whole suite through Tempest,
+                                    report, cloud down
+    conformance mutants             the suite against every mutant
+    conformance cloud up|down       the embedded cloud alone
+    conformance report              rebuild the report from the last run
+    conformance cleanup             remove leftovers of an interrupted run
+"""
+
+import argparse
+import sys
+
+from conformance_tests.common import ui
+
+DEFAULT_WORKDIR = '.conformance'
+
+
+def _common(parser):
+    parser.add_argument('--workdir', default=DEFAULT_WORKDIR,
+                        help='where the cloud, workspace and reports live '
+                             '(default: %(default)s)')
+
+
+def _cloud_options(parser):
+    parser.add_argument('--port-base', type=int, default=18200,
+                        help='first of the loopback ports the services use '
+                             '(default: %(default)s)')
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog='conformance', description=(
+        'Conformance suite for five OpenStack features.'))
+    sub = parser.add_subparsers(dest='command', required=True)
+
+    cloud = sub.add_parser('cloud', help='start or stop the embedded cloud')
+    cloud_sub = cloud.add_subparsers(dest='action', required=True)
+    up = cloud_sub.add_parser('up', help='start the embedded cloud')
+    _common(up)
+    _cloud_options(up)
+    up.add_argument('--mutant', help='start with this spec violation '
+                                     '(see `conformance mutants --list`)')
+    up.add_argument('--detach', action='store_true',
+                    help='return once ready; stop later with `cloud down`')
+    down = cloud_sub.add_parser('down', help='stop a detached cloud')
+    _common(down)
+
+    from conformance_tests.cmd import run as run_cmd
+    run_cmd.add_parsers(sub, _common, _cloud_options)
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args) if hasattr(args, 'func') else _cloud(args)
+    except KeyboardInterrupt:
+        ui.fail('interrupted')
+        return 130
+    except UserError as e:
+        ui.fail(str(e))
+        return 2
+
+
+class UserError(Exception):
+    """Bad input or config: reported as one line, never a traceback."""
+
+
+def _cloud(args):
+    from conformance_tests.cloud import launcher
+    cloud = launcher.EmbeddedCloud(args.workdir, port_base=getattr(
+        args, 'port_base', 18200), mutant=getattr(args, 'mutant', None))
+    try:
+        if args.action == 'down':
+            cloud.down()
+            return 0
+        cloud.up()
+    except launcher.CloudError as e:
+        raise UserError(str(e))
+    ui.say('Tempest workspace: %s (credentials inside; do not share)' %
+           cloud.workspace)
+    if args.detach:
+        ui.say('stop it with: conformance cloud down --workdir %s' %
+               args.workdir)
+        return 0
+    ui.say('press Ctrl-C to stop')
+    cloud.wait()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
