@@ -16,6 +16,10 @@ import yaml
 WORKSPACE_REGISTRY = 'tempest-workspaces.yaml'
 
 
+class WorkspaceError(Exception):
+    pass
+
+
 def _private_open(path):
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     return os.fdopen(fd, 'w')
@@ -82,8 +86,11 @@ def ensure_workspace(workdir, workspace):
         return
     shutil.rmtree(workspace, ignore_errors=True)
     tempest = os.path.join(os.path.dirname(sys.executable), 'tempest')
-    subprocess.run(
+    done = subprocess.run(
         [tempest, 'init', '--name', 'conformance', '--workspace-path',
          os.path.join(workdir, WORKSPACE_REGISTRY), workspace],
-        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode:
+        last = (done.stderr.strip().splitlines() or ['no output'])[-1]
+        raise WorkspaceError('`tempest init` failed: %s' % last[-300:])
     os.makedirs(os.path.join(workspace, 'logs'), exist_ok=True)

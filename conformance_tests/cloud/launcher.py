@@ -121,6 +121,9 @@ class EmbeddedCloud(object):
             for service in self.services[1:]:
                 self._wait_ready(service, started)
             self._write_client_files(secrets)
+        except client_files.WorkspaceError as e:
+            self.down(quiet=True)
+            raise CloudError(str(e))
         except BaseException:
             self.down(quiet=True)
             raise

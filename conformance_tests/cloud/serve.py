@@ -24,6 +24,8 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     with open(argv[0]) as f:
         spec = json.load(f)
+    # The services parse sys.argv through oslo.config: give them none.
+    sys.argv = sys.argv[:1]
     logging.basicConfig(
         filename=spec['log_file'], level=logging.INFO,
         format='%(asctime)s %(process)d %(levelname)s %(name)s %(message)s')

@@ -1,0 +1,140 @@
+"""Run gabbi YAML files as Tempest tests: one test method per file.
+
+The generated method gets the file's idempotent id (so --list-tests,
+--load-list and stestr parallelism work per file), skips from config when
+the cloud's configured microversion range cannot serve the file, builds
+the file's topology with cleanups registered, runs every request with the
+token and endpoint from Tempest's auth provider, and fails with the spec
+rule and each failing request when anything in the file fails.
+"""
+
+import os
+import unittest
+import urllib.parse
+
+from gabbi import suitemaker
+from tempest.lib import decorators
+from testtools import content
+
+from conformance_tests.common import gabbi_files
+from conformance_tests.common import gabbi_handlers
+from conformance_tests.common import microversion
+from conformance_tests.common import topology
+
+
+class GabbiFileRunner(object):
+    """Mixin for a Tempest test class whose tests are gabbi files.
+
+    The class sets ``gabbi_service`` (folder under gabbits/ and the
+    tempest.conf group of its microversion range) and implements
+    ``gabbi_endpoint()``, ``gabbi_token()`` and ``topology_client()``.
+    """
+    gabbi_service = None
+
+    def run_gabbi_file(self, path):
+        data = gabbi_files.load(path)
+        meta = data.pop('meta')
+        self._skip_outside_range(meta)
+        names = {}
+        environ = {}
+        if meta.get('topology'):
+            spec = gabbi_files.topologies(self.gabbi_service)[
+                meta['topology']]
+            topo = topology.build(
+                self.topology_client(), spec, self.resource_prefix(),
+                self.addCleanup)
+            environ, names = topo.environ, topo.provider_names
+        self._run_suite(path, data, meta, environ, names)
+
+    def _skip_outside_range(self, meta):
+        group = getattr(self.conf_for_gabbi(), self.gabbi_service)
+        reason = microversion.skip_reason(
+            self.gabbi_service, str(meta['min_microversion']),
+            str(meta.get('max_microversion') or meta['min_microversion']),
+            group.min_microversion, group.max_microversion)
+        if reason:
+            self.skipTest(reason)
+
+    def _run_suite(self, path, data, meta, environ, names):
+        url = urllib.parse.urlsplit(self.gabbi_endpoint())
+        defaults = data.setdefault('defaults', {})
+        headers = defaults.setdefault('request_headers', {})
+        headers['x-auth-token'] = self.gabbi_token()
+        if url.scheme == 'https':
+            defaults['ssl'] = True
+        port = url.port or (443 if url.scheme == 'https' else 80)
+
+        os.environ.update(environ)
+        gabbi_handlers.PROVIDER_NAMES.clear()
+        gabbi_handlers.PROVIDER_NAMES.update(names)
+        try:
+            suite = suitemaker.test_suite_from_dict(
+                unittest.defaultTestLoader,
+                os.path.splitext(os.path.basename(path))[0], data,
+                os.path.dirname(path), url.hostname, port, None, None,
+                prefix=url.path.rstrip('/'),
+                handlers=[h() for h in _all_handlers()],
+                test_loader_name='conformance')
+            result = unittest.TestResult()
+            suite.run(result)
+        finally:
+            for key in environ:
+                os.environ.pop(key, None)
+            gabbi_handlers.PROVIDER_NAMES.clear()
+
+        requests = result.testsRun - len(result.skipped)
+        self.addDetail('gabbi-requests', content.text_content(str(requests)))
+        problems = result.failures + result.errors
+        if problems:
+            self.fail(_failure_message(path, meta, problems, requests))
+        if requests == 0:
+            self.fail('%s ran no request' % os.path.basename(path))
+
+
+def _all_handlers():
+    from gabbi import handlers
+    return handlers.RESPONSE_HANDLERS + gabbi_handlers.HANDLERS
+
+
+def _failure_message(path, meta, problems, requests):
+    lines = ['spec rule broken: %s' % meta['rule'],
+             '%s: %d of %d requests failed' % (
+                 os.path.basename(path), len(problems), requests)]
+    for case, trace in problems:
+        name = case.test_data.get('name', case.id()) if hasattr(
+            case, 'test_data') else case.id()
+        lines.append('--- %s' % name)
+        lines.append(_useful_part(trace))
+    return '\n'.join(lines)
+
+
+def _useful_part(trace):
+    """The assertion text of a gabbi failure, without the traceback."""
+    lines = trace.rstrip().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith(('AssertionError', 'gabbi.exception',
+                            'testtools.matchers', 'Exception',
+                            'GabbiFormatError')) or ': ' in line and (
+                line.split(':', 1)[0].endswith('Error')):
+            return '\n'.join(lines[i:])[:4000]
+    return '\n'.join(lines[-15:])
+
+
+def generate_tests(cls):
+    """Add one test method to ``cls`` per gabbi file of its service."""
+    for path in gabbi_files.test_files(cls.gabbi_service):
+        meta = gabbi_files.load(path)['meta']
+        name = gabbi_files.test_name(path)
+        if hasattr(cls, name):
+            raise gabbi_files.GabbiFileError(
+                '%s: two files map to test %s' % (path, name))
+        setattr(cls, name, _make_test(path, meta))
+    return cls
+
+
+def _make_test(path, meta):
+    def test(self):
+        self.run_gabbi_file(path)
+    test.__doc__ = meta['rule']
+    test.__name__ = gabbi_files.test_name(path)
+    return decorators.idempotent_id(str(meta['id']))(test)

@@ -1,0 +1,36 @@
+"""Tempest config options of the conformance plugin."""
+
+from oslo_config import cfg
+
+service_option = [
+    cfg.BoolOpt('placement', default=True,
+                help='Whether the placement API is expected to be '
+                     'available.'),
+]
+
+conformance_group = cfg.OptGroup(
+    name='conformance', title='Conformance suite options')
+
+ConformanceGroup = [
+    cfg.StrOpt('resource_prefix', default='conformance',
+               help='Prefix of the name of every resource the suite '
+                    'creates; `conformance cleanup` removes what carries '
+                    'it.'),
+    cfg.BoolOpt('allow_disruption', default=False,
+                help='Allow tests that disrupt the cloud (take a cell '
+                     'down, start leases that evict servers, change '
+                     'quotas). They only touch what they create or the '
+                     'hosts configured for them.'),
+    cfg.StrOpt('fault_cell_down_command', default='',
+               help='Shell command that takes a cell database down; '
+                    '{cell} is replaced by the cell name.'),
+    cfg.StrOpt('fault_cell_up_command', default='',
+               help='Shell command that brings a cell database back.'),
+    cfg.StrOpt('fault_control_url', default='',
+               help='Control endpoint of an embedded cloud, used for '
+                    'faults when set.'),
+    cfg.StrOpt('embedded_cloud_mutant', default='',
+               help='Set by the embedded cloud launcher: the mutant the '
+                    'cloud runs with (informational only, tests never read '
+                    'it to change their verdict).'),
+]
