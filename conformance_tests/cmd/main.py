@@ -11,6 +11,7 @@
 import argparse
 import sys
 
+from conformance_tests.cmd.run import CommandError
 from conformance_tests.common import ui
 
 DEFAULT_WORKDIR = '.conformance'
@@ -57,7 +58,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         ui.fail('interrupted')
         return 130
-    except UserError as e:
+    except (UserError, CommandError) as e:
         ui.fail(str(e))
         return 2
 
