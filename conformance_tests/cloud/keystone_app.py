@@ -25,10 +25,11 @@ def build_app(spec):
     keystone.server.configure(config_files=[spec['config_file']])
     upgrades.offline_sync_database_to_version()
 
-    for group, max_keys in (('fernet_tokens', conf.fernet_tokens.max_active_keys),
-                            ('fernet_receipts',
-                             conf.fernet_receipts.max_active_keys),
-                            ('credential', 3)):
+    key_repositories = (
+        ('fernet_tokens', conf.fernet_tokens.max_active_keys),
+        ('fernet_receipts', conf.fernet_receipts.max_active_keys),
+        ('credential', 3))
+    for group, max_keys in key_repositories:
         utils = fernet_utils.FernetUtils(
             getattr(conf, group).key_repository, max_keys, group)
         utils.create_key_directory()

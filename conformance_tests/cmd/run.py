@@ -44,8 +44,14 @@ def add_parsers(sub, common, cloud_options):
     mut.add_argument('--concurrency', type=int, default=2)
     mut.set_defaults(func=cmd_mutants)
 
-    rep = sub.add_parser('report', help='rebuild the report of the last run')
+    rep = sub.add_parser('report', help=(
+        'build the report from a subunit stream (default: the last run)'))
     common(rep)
+    rep.add_argument('--subunit', help='subunit v2 file (default: '
+                                       '<workdir>/%s)' % SUBUNIT)
+    rep.add_argument('--target', help='what the tests ran against')
+    rep.add_argument('--allow-skips', action='store_true',
+                     help='skipped capabilities do not fail the report')
     rep.set_defaults(func=cmd_report)
 
 
@@ -110,16 +116,23 @@ def _report(workdir, results, target, allow_skips, duration=None):
 
 def cmd_report(args):
     workdir = os.path.abspath(args.workdir)
-    path = os.path.join(workdir, SUBUNIT)
+    path = args.subunit or os.path.join(workdir, SUBUNIT)
     if not os.path.exists(path):
-        raise CommandError('no results in %s: run `conformance run` first'
-                           % workdir)
+        raise CommandError('no results at %s: run `conformance run` first '
+                           'or pass --subunit' % path)
     with open(path, 'rb') as f:
         results = results_mod.read(f)
-    with open(os.path.join(workdir, 'report.json')) as f:
-        previous = json.load(f)['summary']
-    return _report(workdir, results, previous['target'],
-                   allow_skips='embedded' not in previous['target'])
+    target = args.target
+    allow_skips = args.allow_skips
+    if not target:
+        try:
+            with open(os.path.join(workdir, 'report.json')) as f:
+                previous = json.load(f)['summary']
+        except (OSError, ValueError, KeyError):
+            raise CommandError('say what the tests ran against with --target')
+        target = previous['target']
+        allow_skips = allow_skips or 'embedded' not in target
+    return _report(workdir, results, target, allow_skips=allow_skips)
 
 
 def cmd_mutants(args):

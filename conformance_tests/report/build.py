@@ -120,8 +120,8 @@ def _counts(summary):
 def table(caps, summary):
     """A short terminal table."""
     width = max(len(c['id']) for c in caps) if caps else 10
-    rows = ['%-*s  %-15s %5s %6s' % (width, 'capability', 'status', 'tests',
-                                       'reqs')]
+    header = (width, 'capability', 'status', 'tests', 'reqs')
+    rows = ['%-*s  %-15s %5s %6s' % header]
     for cap in caps:
         rows.append('%-*s  %-15s %5d %6d' % (
             width, cap['id'], cap['status'], len(cap['tests']),

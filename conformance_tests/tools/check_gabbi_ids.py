@@ -1,0 +1,60 @@
+"""pep8 check: gabbi ids are valid and unique, and guidelines match tests.
+
+check-uuid reads Python only; this covers the ids in YAML `meta:` blocks
+and the mapping in guidelines/ both ways: every capability names existing
+tests, every test belongs to a capability.
+"""
+
+import sys
+
+from conformance_tests.common import gabbi_files
+from conformance_tests.report import guidelines
+from conformance_tests.tools import ids
+
+
+def problems():
+    found = []
+    try:
+        yaml_ids = ids.yaml_ids()
+    except gabbi_files.GabbiFileError as e:
+        return [str(e)]
+    py_ids = ids.python_ids()
+    for test_id, places in list(yaml_ids.items()) + list(py_ids.items()):
+        if len(places) > 1:
+            found.append('id %s is used %d times: %s' % (
+                test_id, len(places), ', '.join(places)))
+    for test_id in set(yaml_ids) & set(py_ids):
+        found.append('id %s is used by YAML %s and Python %s' % (
+            test_id, yaml_ids[test_id], py_ids[test_id]))
+    all_ids = set(yaml_ids) | set(py_ids)
+    try:
+        caps = guidelines.load_all()
+    except guidelines.GuidelineError as e:
+        return found + [str(e)]
+    claimed = set()
+    for cap in caps:
+        for test_id in cap['tests']:
+            claimed.add(test_id)
+            if test_id not in all_ids:
+                found.append('capability %s names test %s, which does not '
+                             'exist' % (cap['id'], test_id))
+    for test_id in sorted(all_ids - claimed):
+        where = (yaml_ids.get(test_id) or py_ids.get(test_id))[0]
+        found.append('test %s (%s) belongs to no capability in guidelines/'
+                     % (test_id, where))
+    return found
+
+
+def main():
+    found = problems()
+    for line in found:
+        print('check_gabbi_ids: %s' % line)
+    if not found:
+        print('check_gabbi_ids: %d YAML and %d Python test ids, all unique '
+              'and mapped to capabilities' % (
+                  len(ids.yaml_ids()), len(ids.python_ids())))
+    return 1 if found else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
