@@ -11,6 +11,7 @@
 import argparse
 import sys
 
+from conformance_tests.cmd.cleanup import CleanupError
 from conformance_tests.cmd.run import CommandError
 from conformance_tests.common import ui
 
@@ -46,8 +47,10 @@ def build_parser():
     down = cloud_sub.add_parser('down', help='stop a detached cloud')
     _common(down)
 
+    from conformance_tests.cmd import cleanup
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
+    cleanup.add_parser(sub, _common)
     return parser
 
 
@@ -58,7 +61,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         ui.fail('interrupted')
         return 130
-    except (UserError, CommandError) as e:
+    except (UserError, CommandError, CleanupError) as e:
         ui.fail(str(e))
         return 2
 
