@@ -13,6 +13,8 @@ import sys
 
 import yaml
 
+from conformance_tests.cloud import secrets
+
 WORKSPACE_REGISTRY = 'tempest-workspaces.yaml'
 
 
@@ -21,8 +23,7 @@ class WorkspaceError(Exception):
 
 
 def _private_open(path):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    return os.fdopen(fd, 'w')
+    return secrets.private_open(path)
 
 
 def tempest_conf(identity_uri, region, admin, placement_range, mutant,

@@ -23,10 +23,20 @@ def generate(service_users):
     return data
 
 
-def save(workdir, data):
-    path = os.path.join(workdir, FILENAME)
+def private_open(path):
+    """Open ``path`` for writing, readable by its owner only.
+
+    The mode given to os.open applies only when it creates the file;
+    `tempest init` has already written tempest.conf with the umask, so the
+    mode is set explicitly as well.
+    """
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, 'w') as f:
+    os.fchmod(fd, 0o600)
+    return os.fdopen(fd, 'w')
+
+
+def save(workdir, data):
+    with private_open(os.path.join(workdir, FILENAME)) as f:
         json.dump(data, f)
 
 

@@ -11,13 +11,14 @@ Keystone's tuning for SQLite lives here as plain configuration:
 import configparser
 import os
 
+from conformance_tests.cloud import secrets
+
 
 def _write(path, sections):
     parser = configparser.ConfigParser(interpolation=None)
     for section, values in sections.items():
         parser[section] = {k: str(v) for k, v in values.items()}
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, 'w') as f:
+    with secrets.private_open(path) as f:
         parser.write(f)
     return path
 

@@ -61,7 +61,7 @@ def main(argv=None):
     except KeyboardInterrupt:
         ui.fail('interrupted')
         return 130
-    except (UserError, CommandError, CleanupError) as e:
+    except (UserError, CommandError, CleanupError, FileNotFoundError) as e:
         ui.fail(str(e))
         return 2
 

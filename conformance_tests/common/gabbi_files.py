@@ -50,6 +50,11 @@ def load(path):
     if missing:
         raise GabbiFileError('%s: meta: lacks %s' % (
             path, ', '.join(missing)))
+    for key in ('min_microversion', 'max_microversion'):
+        if key in meta and not isinstance(meta[key], str):
+            raise GabbiFileError(
+                '%s: meta %s must be a quoted string ("1.10", not 1.10, '
+                'which YAML reads as 1.1)' % (path, key))
     try:
         if str(uuid.UUID(str(meta['id']))) != str(meta['id']):
             raise ValueError

@@ -19,8 +19,12 @@ def load_all(directory=None):
     seen = {}
     for path in sorted(glob.glob(os.path.join(directory, '*.yaml'))):
         with open(path) as f:
-            doc = yaml.safe_load(f)
-        for cap in doc.get('capabilities', []):
+            doc = yaml.safe_load(f) or {}
+        for key in ('seed', 'feature', 'capabilities'):
+            if not isinstance(doc, dict) or not doc.get(key):
+                raise GuidelineError('%s: no %s:' % (
+                    os.path.basename(path), key))
+        for cap in doc['capabilities']:
             for key in ('id', 'rule', 'tests'):
                 if not cap.get(key):
                     raise GuidelineError('%s: a capability lacks %s' % (

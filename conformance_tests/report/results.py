@@ -49,7 +49,7 @@ def read(stream):
             'status': STATUS[test['status']],
             'requests': int(requests) if requests else 0,
             'reason': _failure_summary(reason) if test['status'] in (
-                'fail', 'skip', 'uxsuccess') else '',
+                'fail', 'skip', 'xfail', 'uxsuccess') else '',
         }
     return results
 

@@ -69,7 +69,7 @@ def problems(root=ROOT):
             if pipeline not in PIPELINES:
                 found.append('project: unknown pipeline %s' % pipeline)
                 continue
-            for entry in conf.get('jobs', []):
+            for entry in (conf or {}).get('jobs', []):
                 name = entry if isinstance(entry, str) else list(entry)[0]
                 if name not in jobs:
                     found.append('%s runs job %s, which is not defined' % (

@@ -1,0 +1,122 @@
+"""report/guidelines.py: capabilities from guidelines/*.yaml."""
+
+import os
+
+import fixtures
+import testtools
+import yaml
+
+from conformance_tests.report import guidelines
+
+
+def _doc(*caps, seed='003_x.txt'):
+    return {'seed': seed, 'feature': 'a feature', 'service': 'placement',
+            'capabilities': list(caps)}
+
+
+def _cap(cap_id, tests=('t-1',), **extra):
+    cap = {'id': cap_id, 'rule': 'rule of %s' % cap_id, 'tests': list(tests)}
+    cap.update(extra)
+    return cap
+
+
+class RealGuidelinesTest(testtools.TestCase):
+
+    def test_every_capability_has_seed_feature_rule_tests(self):
+        caps = guidelines.load_all()
+        self.assertGreater(len(caps), 0)
+        for cap in caps:
+            for key in ('seed', 'feature', 'rule', 'tests'):
+                self.assertTrue(cap[key], '%s lacks %s' % (cap['id'], key))
+            for test_id in cap['tests']:
+                self.assertIsInstance(test_id, str)
+
+    def test_capability_ids_are_unique(self):
+        ids = [c['id'] for c in guidelines.load_all()]
+        self.assertEqual(len(ids), len(set(ids)))
+
+
+class TempGuidelinesTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+
+    def write(self, name, doc):
+        with open(os.path.join(self.dir, name), 'w') as f:
+            yaml.safe_dump(doc, f)
+
+    def test_valid_directory_loads_in_file_order(self):
+        self.write('002-b.yaml', _doc(_cap('b.1'), seed='002_b.txt'))
+        self.write('001-a.yaml', _doc(_cap('a.1'), _cap('a.2'),
+                                      seed='001_a.txt'))
+        caps = guidelines.load_all(self.dir)
+        self.assertEqual(['a.1', 'a.2', 'b.1'], [c['id'] for c in caps])
+        self.assertEqual('001_a.txt', caps[0]['seed'])
+        self.assertEqual('a feature', caps[0]['feature'])
+
+    def test_defaults_for_optional_keys(self):
+        self.write('a.yaml', _doc(_cap('a.1')))
+        cap = guidelines.load_all(self.dir)[0]
+        self.assertIsNone(cap['expected_fail'])
+        self.assertFalse(cap['disruptive'])
+
+    def test_test_ids_become_strings(self):
+        self.write('a.yaml', _doc(_cap('a.1', tests=[123])))
+        self.assertEqual(['123'], guidelines.load_all(self.dir)[0]['tests'])
+
+    def test_non_yaml_files_are_ignored(self):
+        self.write('a.yaml', _doc(_cap('a.1')))
+        self.write('notes.txt', _doc(_cap('a.1')))
+        self.assertEqual(1, len(guidelines.load_all(self.dir)))
+
+    def test_duplicate_capability_id_across_files(self):
+        self.write('a.yaml', _doc(_cap('dup')))
+        self.write('b.yaml', _doc(_cap('dup')))
+        e = self.assertRaises(guidelines.GuidelineError,
+                              guidelines.load_all, self.dir)
+        self.assertIn('dup', str(e))
+        self.assertIn('a.yaml', str(e))
+        self.assertIn('b.yaml', str(e))
+
+    def test_duplicate_capability_id_in_one_file(self):
+        self.write('a.yaml', _doc(_cap('dup'), _cap('dup')))
+        self.assertRaises(guidelines.GuidelineError,
+                          guidelines.load_all, self.dir)
+
+    def test_capability_without_tests(self):
+        self.write('a.yaml', _doc(_cap('no.tests', tests=())))
+        e = self.assertRaises(guidelines.GuidelineError,
+                              guidelines.load_all, self.dir)
+        self.assertIn('lacks tests', str(e))
+
+    def test_capability_without_rule(self):
+        cap = _cap('no.rule')
+        del cap['rule']
+        self.write('a.yaml', _doc(cap))
+        e = self.assertRaises(guidelines.GuidelineError,
+                              guidelines.load_all, self.dir)
+        self.assertIn('lacks rule', str(e))
+
+    def test_capability_without_id(self):
+        cap = _cap('x')
+        del cap['id']
+        self.write('a.yaml', _doc(cap))
+        self.assertRaises(guidelines.GuidelineError,
+                          guidelines.load_all, self.dir)
+
+    def test_error_is_a_value_error(self):
+        self.assertTrue(issubclass(guidelines.GuidelineError, ValueError))
+
+    def test_empty_file_is_a_guideline_error(self):
+        with open(os.path.join(self.dir, 'empty.yaml'), 'w') as f:
+            f.write('')
+        self.assertRaises(guidelines.GuidelineError,
+                          guidelines.load_all, self.dir)
+
+    def test_missing_seed_is_a_guideline_error(self):
+        with open(os.path.join(self.dir, 'x.yaml'), 'w') as f:
+            yaml.safe_dump({'feature': 'f', 'capabilities': [
+                {'id': 'a', 'rule': 'r', 'tests': ['1']}]}, f)
+        self.assertRaises(guidelines.GuidelineError,
+                          guidelines.load_all, self.dir)
