@@ -29,6 +29,13 @@ ConformanceGroup = [
     cfg.StrOpt('fault_control_url', default='',
                help='Control endpoint of an embedded cloud, used for '
                     'faults when set.'),
+    cfg.StrOpt('anti_affinity_zone', default='',
+               help='Availability zone whose hosts the server-group '
+                    'scheduling scenarios may fill (at most a few servers '
+                    'per host). Empty: those scenarios skip.'),
+    cfg.BoolOpt('quota_usage_from_placement', default=True,
+                help='Whether the cloud claims [quota] '
+                     'count_usage_from_placement = True (seed 001).'),
     cfg.StrOpt('embedded_cloud_mutant', default='',
                help='Set by the embedded cloud launcher: the mutant the '
                     'cloud runs with (informational only, tests never read '

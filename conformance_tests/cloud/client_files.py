@@ -13,6 +13,7 @@ import sys
 
 import yaml
 
+from conformance_tests.cloud import compute_layout
 from conformance_tests.cloud import secrets
 
 WORKSPACE_REGISTRY = 'tempest-workspaces.yaml'
@@ -27,9 +28,9 @@ def _private_open(path):
 
 
 def tempest_conf(identity_uri, region, admin, placement_range, mutant,
-                 log_dir):
+                 log_dir, compute_range=None, count_usage_from_placement=True):
     """The tempest.conf sections for the embedded cloud."""
-    return {
+    conf = {
         'DEFAULT': {'log_dir': log_dir, 'log_file': 'tempest.log',
                     'use_stderr': 'false'},
         'auth': {'use_dynamic_credentials': 'true',
@@ -45,21 +46,47 @@ def tempest_conf(identity_uri, region, admin, placement_range, mutant,
             'placement': 'true', 'nova': 'false', 'neutron': 'false',
             'cinder': 'false', 'glance': 'false', 'swift': 'false',
             'horizon': 'false'},
+        'validation': {'run_validation': 'false'},
         'placement': {'min_microversion': placement_range[0],
                       'max_microversion': placement_range[1]},
         'conformance': {'resource_prefix': 'conformance',
                         'allow_disruption': 'true',
                         'embedded_cloud_mutant': mutant or ''},
     }
+    if compute_range:
+        conf['service_available']['nova'] = 'true'
+        # Tempest's compute tests need a network service; the catalog's is
+        # the bookkeeping stub (network_stub.py), no network is created.
+        conf['service_available']['neutron'] = 'true'
+        conf['auth']['create_isolated_networks'] = 'false'
+        conf['compute'] = {
+            'min_microversion': compute_range[0],
+            'max_microversion': compute_range[1],
+            'image_ref': compute_layout.IMAGE,
+            'image_ref_alt': compute_layout.IMAGE_ALT,
+            'flavor_ref': compute_layout.FLAVOR,
+            'flavor_ref_alt': compute_layout.FLAVOR_ALT,
+            'region': region,
+            'build_interval': '1',
+            'build_timeout': '60',
+        }
+        conf['conformance'].update({
+            'anti_affinity_zone': compute_layout.ZONE,
+            'quota_usage_from_placement': str(
+                count_usage_from_placement).lower(),
+        })
+    return conf
 
 
 def write_all(workdir, workspace, identity_uri, region, admin,
-              placement_range, mutant=None):
+              placement_range, mutant=None, compute_range=None,
+              count_usage_from_placement=True):
     ensure_workspace(workdir, workspace)
     conf = configparser.ConfigParser(interpolation=None)
     conf.read_dict(tempest_conf(identity_uri, region, admin,
                                 placement_range, mutant,
-                                os.path.join(workspace, 'logs')))
+                                os.path.join(workspace, 'logs'),
+                                compute_range, count_usage_from_placement))
     with _private_open(os.path.join(workspace, 'etc', 'tempest.conf')) as f:
         conf.write(f)
     accounts = [{'username': admin['username'],

@@ -9,6 +9,7 @@ keystone.conf the launcher writes, not here.
 """
 
 from conformance_tests.cloud import secrets as cloud_secrets
+from conformance_tests.cloud import wsgi_server
 
 
 def build_app(spec):
@@ -22,7 +23,7 @@ def build_app(spec):
     from keystone.server.flask import core
 
     conf = keystone.conf.CONF
-    keystone.server.configure(config_files=[spec['config_file']])
+    keystone.server.configure(config_files=[spec['configs']['keystone']])
     upgrades.offline_sync_database_to_version()
 
     key_repositories = (
@@ -44,8 +45,8 @@ def build_app(spec):
     boot.admin_role_name = 'admin'
     boot.service_name = 'keystone'
     boot.region_id = spec['region']
-    boot.public_url = spec['public_url']
-    boot.internal_url = spec['public_url']
+    boot.public_url = spec['identity_uri']
+    boot.internal_url = spec['identity_uri']
     boot.immutable_roles = True
     boot.bootstrap()
 
@@ -53,3 +54,8 @@ def build_app(spec):
     # the same app from its two parts instead.
     app = application.application_factory('public')
     return core.setup_app_middleware(app)
+
+
+def run(spec):
+    wsgi_server.serve(build_app(spec), spec['host'],
+                      spec['ports']['keystone'])

@@ -20,6 +20,7 @@ import time
 
 from conformance_tests.cloud import catalog
 from conformance_tests.cloud import client_files
+from conformance_tests.cloud import compute_layout
 from conformance_tests.cloud import http
 from conformance_tests.cloud import mutants
 from conformance_tests.cloud import packages
@@ -28,6 +29,7 @@ from conformance_tests.cloud import service_configs
 from conformance_tests.common import ui
 
 REGION = 'RegionOne'
+SERVICE_USERS = ('placement', 'nova')
 STATE_FILE = 'state.json'
 
 
@@ -39,24 +41,43 @@ class CloudError(Exception):
 class Service:
     name: str
     port: int
-    catalog_type: str = None      # None: not registered in the catalog
+    process: str                  # the OS process that serves it
+    catalog_type: str
     ready_path: str = '/'
+    catalog_path: str = ''        # appended to the root URL in the catalog
 
     def url(self, host):
         return 'http://%s:%d' % (host, self.port)
 
+    def catalog_url(self, host):
+        return self.url(host) + self.catalog_path
+
+
+def services(port_base):
+    """The embedded cloud's services, in start-up order.
+
+    Keystone has a process of its own (its oslo.config CONF cannot be
+    shared); nova and the placement it uses share the other.
+    """
+    return [
+        Service('keystone', port_base, 'keystone', 'identity', '/v3'),
+        Service('placement', port_base + 1, 'nova', 'placement', '/'),
+        Service('nova', port_base + 2, 'nova', 'compute', '/',
+                catalog_path='/v2.1'),
+        # Not neutron: see network_stub.py. Tempest needs the entry.
+        Service('network-stub', port_base + 3, 'nova', 'network', '/'),
+    ]
+
 
 class EmbeddedCloud(object):
     def __init__(self, workdir, host='127.0.0.1', port_base=18200,
-                 mutant=None, say=ui.say):
+                 mutant=None, say=ui.say, count_usage_from_placement=True):
         self.workdir = os.path.abspath(workdir)
         self.host = host
         self.mutant = mutant
         self.say = say
-        self.services = [
-            Service('keystone', port_base, 'identity', '/v3'),
-            Service('placement', port_base + 1, 'placement', '/'),
-        ]
+        self.count_usage_from_placement = count_usage_from_placement
+        self.services = services(port_base)
         self.processes = {}
 
     # -- paths ---------------------------------------------------------
@@ -100,7 +121,7 @@ class EmbeddedCloud(object):
         shutil.rmtree(self.service_dir, ignore_errors=True)
         os.makedirs(self.service_dir)
         secrets = cloud_secrets.generate(
-            s.name for s in self.services[1:])
+            s.name for s in self.services[1:] if s.name in SERVICE_USERS)
         cloud_secrets.save(self.service_dir, secrets)
         self.say('starting embedded cloud in %s%s' % (
             self.workdir, ' with mutant %s' % self.mutant
@@ -112,14 +133,15 @@ class EmbeddedCloud(object):
                     self.service_dir, self.identity_uri(),
                     secrets['services']['placement']),
             }
-            for service in self.services:
-                self._spawn(service, configs[service.name])
+            for process in _ordered_unique(s.process for s in self.services):
+                self._spawn(process, configs)
             self._write_state()
             keystone = self.services[0]
             self._wait_ready(keystone, started)
             self._register(secrets)
             for service in self.services[1:]:
                 self._wait_ready(service, started)
+            self._prepare_compute(secrets)
             self._write_client_files(secrets)
         except client_files.WorkspaceError as e:
             self.down(quiet=True)
@@ -131,20 +153,21 @@ class EmbeddedCloud(object):
             time.monotonic() - started, ', '.join(
                 '%s %s' % (s.name, s.url(self.host)) for s in self.services)))
 
-    def _spawn(self, service, config_file):
-        spec = {'service': service.name, 'host': self.host,
-                'port': service.port, 'config_file': config_file,
-                'workdir': self.service_dir, 'mutant': self.mutant,
-                'region': REGION, 'public_url': self.identity_uri(),
+    def _spawn(self, process, configs):
+        spec = {'process': process, 'host': self.host,
+                'ports': {s.name: s.port for s in self.services},
+                'configs': configs, 'workdir': self.service_dir,
+                'mutant': self.mutant, 'region': REGION,
+                'identity_uri': self.identity_uri(),
+                'count_usage_from_placement': self.count_usage_from_placement,
                 'log_file': os.path.join(self.service_dir,
-                                         '%s.log' % service.name)}
-        spec_file = os.path.join(self.service_dir, '%s.json' % service.name)
+                                         '%s.log' % process)}
+        spec_file = os.path.join(self.service_dir, '%s.json' % process)
         with open(spec_file, 'w') as f:
             json.dump(spec, f)
-        out = open(os.path.join(self.service_dir,
-                                '%s.out' % service.name), 'wb')
+        out = open(os.path.join(self.service_dir, '%s.out' % process), 'wb')
         env = dict(os.environ, PYTHONUNBUFFERED='1')
-        self.processes[service.name] = subprocess.Popen(
+        self.processes[process] = subprocess.Popen(
             [sys.executable, '-m', 'conformance_tests.cloud.serve',
              spec_file],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -153,13 +176,13 @@ class EmbeddedCloud(object):
     def _wait_ready(self, service, started, timeout=120):
         url = service.url(self.host) + service.ready_path
         deadline = time.monotonic() + timeout
-        proc = self.processes[service.name]
+        proc = self.processes[service.process]
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 raise CloudError(
                     '%s exited with code %s while starting; see %s' % (
-                        service.name, proc.returncode, os.path.join(
-                            self.service_dir, '%s.out' % service.name)))
+                        service.process, proc.returncode, os.path.join(
+                            self.service_dir, '%s.out' % service.process)))
             try:
                 http.request('GET', url, timeout=2)
                 self.say('%s ready (%.1f s)' % (
@@ -175,21 +198,49 @@ class EmbeddedCloud(object):
         registrar = catalog.Registrar(self.identity_uri(), token, REGION)
         project_id = registrar.project('service')
         for service in self.services[1:]:
-            registrar.service_user(secrets['services'][service.name],
-                                   project_id)
+            if service.name in secrets['services']:
+                registrar.service_user(secrets['services'][service.name],
+                                       project_id)
             registrar.service(service.name, service.catalog_type,
-                              service.url(self.host))
+                              service.catalog_url(self.host))
+        open(os.path.join(self.service_dir,
+                          compute_layout.CATALOG_READY), 'w').close()
+
+    def _prepare_compute(self, secrets):
+        """What an operator does once: the scheduling zone's aggregate."""
+        token = catalog.admin_token(self.identity_uri(), secrets['admin'])
+        nova = self._service('nova').catalog_url(self.host)
+        headers = {'OpenStack-API-Version': 'compute 2.64'}
+        _, _, body = http.request('POST', nova + '/os-aggregates', {
+            'aggregate': {'name': compute_layout.ZONE,
+                          'availability_zone': compute_layout.ZONE}},
+            token=token, headers=headers)
+        agg_id = body['aggregate']['id']
+        for host in compute_layout.ZONE_HOSTS:
+            http.request('POST', nova + '/os-aggregates/%s/action' % agg_id,
+                         {'add_host': {'host': host}}, token=token,
+                         headers=headers)
+        self.say('zone %s: %s' % (compute_layout.ZONE,
+                                  ', '.join(compute_layout.ZONE_HOSTS)))
+
+    def _service(self, name):
+        return next(s for s in self.services if s.name == name)
 
     def _write_client_files(self, secrets):
-        placement = self.services[1].url(self.host)
-        _, _, root = http.request('GET', placement + '/')
-        versions = root['versions'][0]
+        _, _, root = http.request(
+            'GET', self._service('placement').url(self.host) + '/')
+        placement = root['versions'][0]
+        _, _, root = http.request(
+            'GET', self._service('nova').url(self.host) + '/')
+        compute = next(v for v in root['versions'] if v['id'] == 'v2.1')
         client_files.write_all(
             self.workdir, self.workspace, identity_uri=self.identity_uri(),
             region=REGION, admin=secrets['admin'],
-            placement_range=(versions['min_version'],
-                             versions['max_version']),
-            mutant=self.mutant)
+            placement_range=(placement['min_version'],
+                             placement['max_version']),
+            compute_range=(compute['min_version'], compute['version']),
+            mutant=self.mutant,
+            count_usage_from_placement=self.count_usage_from_placement)
 
     # -- state and stop ----------------------------------------------------
     def _write_state(self):
@@ -225,6 +276,14 @@ class EmbeddedCloud(object):
             self.say('Ctrl-C: stopping the cloud')
         finally:
             self.down()
+
+
+def _ordered_unique(items):
+    seen = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
 
 
 def stop_processes(pids, grace=10):

@@ -11,12 +11,14 @@ import importlib
 import json
 import logging
 import sys
+import traceback
 
-from conformance_tests.cloud import wsgi_server
 
-APP_BUILDERS = {
+# process name -> module whose run(spec) serves until SIGTERM
+PROCESS_MODULES = {
     'keystone': 'conformance_tests.cloud.keystone_app',
     'placement': 'conformance_tests.cloud.placement_app',
+    'nova': 'conformance_tests.cloud.nova_app',
 }
 
 
@@ -29,11 +31,15 @@ def main(argv=None):
     logging.basicConfig(
         filename=spec['log_file'], level=logging.INFO,
         format='%(asctime)s %(process)d %(levelname)s %(name)s %(message)s')
-    builder = importlib.import_module(APP_BUILDERS[spec['service']])
-    app = builder.build_app(spec)
-    logging.getLogger(__name__).info(
-        'serving %s on %s:%s', spec['service'], spec['host'], spec['port'])
-    wsgi_server.serve(app, spec['host'], spec['port'])
+    logging.getLogger(__name__).info('starting %s', spec['process'])
+    try:
+        module = importlib.import_module(PROCESS_MODULES[spec['process']])
+        module.run(spec)
+    except Exception:
+        # The services' own logging set-up may swallow this; the launcher
+        # points the user at <process>.out, so it must be there.
+        traceback.print_exc(file=sys.__stderr__)
+        sys.exit(1)
 
 
 if __name__ == '__main__':

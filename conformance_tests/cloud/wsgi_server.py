@@ -30,8 +30,7 @@ class _Server(socketserver.ThreadingMixIn, simple_server.WSGIServer):
     allow_reuse_address = True
 
 
-def serve(app, host, port, serialise=True):
-    """Serve ``app`` on host:port until SIGTERM or SIGINT."""
+def _make(app, host, port, serialise=True):
     import threading
     lock = threading.Lock()
 
@@ -43,9 +42,19 @@ def serve(app, host, port, serialise=True):
             # otherwise run the app's code after the lock is released.
             return list(app(environ, start_response))
 
-    server = simple_server.make_server(
+    return simple_server.make_server(
         host, port, guarded, server_class=_Server,
         handler_class=_QuietHandler)
+
+
+def serve_in_thread(app, host, port, serialise=True):
+    """Serve ``app`` from a (daemon) thread; the main thread owns signals."""
+    _make(app, host, port, serialise).serve_forever(poll_interval=0.2)
+
+
+def serve(app, host, port, serialise=True):
+    """Serve ``app`` on host:port until SIGTERM or SIGINT."""
+    server = _make(app, host, port, serialise)
 
     def stop(signum, frame):
         raise KeyboardInterrupt

@@ -11,6 +11,7 @@ rule and each failing request when anything in the file fails.
 import os
 import unittest
 import urllib.parse
+import uuid
 
 from gabbi import suitemaker
 from tempest.lib import decorators
@@ -27,23 +28,33 @@ class GabbiFileRunner(object):
 
     The class sets ``gabbi_service`` (folder under gabbits/ and the
     tempest.conf group of its microversion range) and implements
-    ``gabbi_endpoint()``, ``gabbi_token()`` and ``topology_client()``.
+    ``gabbi_endpoint()``, ``gabbi_token()``, ``resource_prefix()``,
+    ``conf_for_gabbi()``, and, as its files need them,
+    ``topology_client()`` and ``cleanup_prefixed(prefix)``.
     """
     gabbi_service = None
+
+    def cleanup_prefixed(self, prefix):
+        """Remove what the file created under ``prefix`` (default: none)."""
 
     def run_gabbi_file(self, path):
         data = gabbi_files.load(path)
         meta = data.pop('meta')
         self._skip_outside_range(meta)
         names = {}
-        environ = {}
+        # Everything a file creates is named with this prefix, so the
+        # class's cleanup can find it even when the file stops half-way.
+        prefix = '%s-%s' % (self.resource_prefix(), uuid.uuid4().hex[:8])
+        self.addCleanup(self.cleanup_prefixed, prefix)
+        environ = {'CONFORMANCE_PREFIX': prefix}
         if meta.get('topology'):
             spec = gabbi_files.topologies(self.gabbi_service)[
                 meta['topology']]
             topo = topology.build(
                 self.topology_client(), spec, self.resource_prefix(),
                 self.addCleanup)
-            environ, names = topo.environ, topo.provider_names
+            environ.update(topo.environ)
+            names = topo.provider_names
         self._run_suite(path, data, meta, environ, names)
 
     def _skip_outside_range(self, meta):

@@ -1,0 +1,17 @@
+"""The embedded cloud's compute layout, shared by launcher and nova process.
+
+Four fake hosts over two cells. The scheduling zone holds three of them
+(both cells); host4 stays outside it, so a scenario that leaks out of its
+configured zone shows.
+"""
+
+HOSTS = (('host1', 'cell1'), ('host2', 'cell1'), ('host3', 'cell2'),
+         ('host4', 'cell2'))
+ZONE = 'conformance-zone'
+ZONE_HOSTS = ('host1', 'host2', 'host3')
+# From nova's DefaultFlavorsFixture (m1.tiny, m1.small) and GlanceFixture.
+FLAVOR = '1'
+FLAVOR_ALT = '2'
+IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
+IMAGE_ALT = 'a2459075-d96c-40d5-893e-577ff92e721c'
+CATALOG_READY = 'catalog-ready'
