@@ -164,7 +164,8 @@ def cmd_mutants(args):
                 results = tempest_runner.run(
                     cloud.workspace, os.path.join(
                         mutant_dir, 'mutant-%s.subunit' % mutant.name),
-                    ui.say, args.concurrency, quiet=True)
+                    ui.say, args.concurrency, quiet=True,
+                    regex=mutants_mod.TEST_SCOPE[mutant.service])
             finally:
                 cloud.down(quiet=True)
         except (launcher.CloudError, tempest_runner.RunError) as e:

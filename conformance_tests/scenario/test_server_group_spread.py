@@ -1,0 +1,294 @@
+"""Seed 000, scheduling: anti-affinity with max_server_per_host.
+
+The spec: an anti-affinity group with rule max_server_per_host=K lets at
+most K of its servers share a host; without the rule K is 1; a server
+that cannot be placed fails to schedule (and remains a member); the
+affinity policy still packs a group onto one host.
+
+The hosts come from config: [conformance] anti_affinity_zone names an
+availability zone whose H hosts these tests may fill with up to 3*H+1
+small servers. On a cloud with thousands of hosts, point it at a zone (or
+an aggregate exposed as a zone) of a few.
+"""
+
+import collections
+import threading
+import time
+
+from tempest import config
+from tempest.lib.common import api_microversion_fixture
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+from tempest import test
+
+from conformance_tests.common import microversion
+
+CONF = config.CONF
+MICROVERSION = '2.64'
+NO_VALID_HOST = 'No valid host was found'
+# A boot that races past the scheduler is caught by the compute's late
+# check and rescheduled; when no host is left its fault says this.
+RETRIES_EXCEEDED = 'Exceeded maximum number of retries'
+
+
+class ServerGroupSpreadTest(test.BaseTestCase):
+    """Boots real servers, only in the configured zone."""
+
+    credentials = ['primary', 'admin']
+
+    @classmethod
+    def skip_checks(cls):
+        super().skip_checks()
+        if not CONF.service_available.nova:
+            raise cls.skipException(
+                'nova is not available: set [service_available] nova = true')
+        reason = microversion.skip_reason(
+            'compute', MICROVERSION, MICROVERSION,
+            CONF.compute.min_microversion, CONF.compute.max_microversion)
+        if reason:
+            raise cls.skipException(reason)
+        if not CONF.conformance.anti_affinity_zone:
+            raise cls.skipException(
+                'set [conformance] anti_affinity_zone to an availability '
+                'zone of a few hosts that these tests may fill with up to '
+                '3 servers per host plus one')
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.servers = cls.os_primary.servers_client
+        cls.groups = cls.os_primary.server_groups_client
+        cls.admin_servers = cls.os_admin.servers_client
+        cls.zones = cls.os_admin.availability_zone_client
+
+    @classmethod
+    def resource_setup(cls):
+        super().resource_setup()
+        cls.zone = CONF.conformance.anti_affinity_zone
+        cls.hosts = cls._zone_hosts(cls.zone)
+        if not cls.hosts:
+            raise lib_exc.InvalidConfiguration(
+                '[conformance] anti_affinity_zone %s has no available '
+                'nova-compute host' % cls.zone)
+
+    @classmethod
+    def _zone_hosts(cls, zone):
+        zones = cls.zones.list_availability_zones(detail=True)
+        for info in zones['availabilityZoneInfo']:
+            if info['zoneName'] == zone:
+                return sorted(
+                    host for host, services in (info['hosts'] or {}).items()
+                    if services.get('nova-compute', {}).get('available'))
+        return []
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(api_microversion_fixture.APIMicroversionFixture(
+            compute_microversion=MICROVERSION))
+
+    # -- helpers --------------------------------------------------------
+    def _name(self, what):
+        return data_utils.rand_name(
+            prefix=CONF.conformance.resource_prefix, name=what)
+
+    def _create_group(self, policy, rules=None):
+        body = {'name': self._name('sg'), 'policy': policy}
+        if rules is not None:
+            body['rules'] = rules
+        group = self.groups.create_server_group(**body)['server_group']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        self.groups.delete_server_group, group['id'])
+        return group
+
+    def _boot(self, group, name=None, **extra):
+        server = self.servers.create_server(
+            name=name or self._name('server'),
+            imageRef=CONF.compute.image_ref,
+            flavorRef=CONF.compute.flavor_ref,
+            availability_zone=self.zone, networks='none',
+            scheduler_hints={'group': group['id']}, **extra)['server']
+        self.addCleanup(self._delete_server, server['id'])
+        return server['id']
+
+    def _delete_server(self, server_id):
+        test_utils.call_and_ignore_notfound_exc(
+            self.servers.delete_server, server_id)
+        deadline = time.monotonic() + CONF.compute.build_timeout
+        while time.monotonic() < deadline:
+            try:
+                self.servers.show_server(server_id)
+            except lib_exc.NotFound:
+                return
+            time.sleep(CONF.compute.build_interval)
+
+    def _settle(self, server_id):
+        """Wait until the server is ACTIVE or ERROR; return its record."""
+        deadline = time.monotonic() + CONF.compute.build_timeout
+        while True:
+            server = self.admin_servers.show_server(server_id)['server']
+            if server['status'] in ('ACTIVE', 'ERROR'):
+                return server
+            if time.monotonic() > deadline:
+                self.fail('server %s still %s after %d s' % (
+                    server_id, server['status'], CONF.compute.build_timeout))
+            time.sleep(CONF.compute.build_interval)
+
+    def _boot_settled(self, group):
+        return self._settle(self._boot(group))
+
+    def _members(self, group):
+        return self.groups.show_server_group(
+            group['id'])['server_group']['members']
+
+    def _assert_within_limit(self, rule, active, limit):
+        per_host = collections.Counter(
+            s['OS-EXT-SRV-ATTR:host'] for s in active)
+        over = {h: n for h, n in per_host.items() if n > limit}
+        self.assertEqual({}, over, '%s: hosts above the limit of %d: %s '
+                         '(servers per host: %s)' % (
+                             rule, limit, over, dict(per_host)))
+        outside = set(per_host) - set(self.hosts)
+        self.assertEqual(set(), outside, '%s: servers outside zone %s '
+                         '(hosts %s) on %s' % (rule, self.zone, self.hosts,
+                                               sorted(outside)))
+        return per_host
+
+    def _assert_unschedulable(self, rule, server, group, faults):
+        fault = (server.get('fault') or {}).get('message', '')
+        self.assertEqual(
+            'ERROR', server['status'], '%s: a server beyond the limit '
+            'must fail to schedule; it went %s on %s' % (
+                rule, server['status'], server.get('OS-EXT-SRV-ATTR:host')))
+        self.assertTrue(any(f in fault for f in faults),
+                        '%s: fault of %s should say %s; it says %r' % (
+                            rule, server['id'], ' or '.join(faults), fault))
+        self.assertIn(server['id'], self._members(group),
+                      '%s: a server that failed to schedule stays a member '
+                      'of its group' % rule)
+
+    def _fill_then_overflow(self, limit, rules):
+        rule = ('anti-affinity with %s: at most %d server(s) of the group '
+                'per host' % (
+                    'max_server_per_host=%d' % limit if rules
+                    else 'no rules (default max_server_per_host=1)', limit))
+        group = self._create_group('anti-affinity', rules)
+        if rules:
+            self.assertEqual(rules, group['rules'],
+                             '%s: rules shown as created' % rule)
+        capacity = limit * len(self.hosts)
+        placed = [self._boot_settled(group) for _ in range(capacity)]
+        not_active = [(s['id'], s['status'], s.get('fault'))
+                      for s in placed if s['status'] != 'ACTIVE']
+        self.assertEqual([], not_active, '%s: %d servers fit on the %d '
+                         'hosts of zone %s, all must go ACTIVE' % (
+                             rule, capacity, len(self.hosts), self.zone))
+        per_host = self._assert_within_limit(rule, placed, limit)
+        self.assertEqual(len(self.hosts), len(per_host),
+                         '%s: %d servers must use all %d hosts, used %s' % (
+                             rule, capacity, len(self.hosts),
+                             dict(per_host)))
+        extra = self._boot_settled(group)
+        self._assert_unschedulable(rule, extra, group, [NO_VALID_HOST])
+
+    # -- tests ------------------------------------------------------------
+    @decorators.idempotent_id('3f0c2a71-5d4e-4f6b-9a8c-1b2d3e4f5a60')
+    @decorators.attr(type=['slow'])
+    def test_default_limit_is_one_server_per_host(self):
+        """No rules: H servers on H hosts, the next one has no valid host."""
+        self._fill_then_overflow(1, None)
+
+    @decorators.idempotent_id('8a4d6c2e-1f3b-4d5a-b7c9-2e3f4a5b6c71')
+    @decorators.attr(type=['slow'])
+    def test_max_server_per_host_2(self):
+        """max_server_per_host=2: 2*H servers, no host above 2, then one
+        more has no valid host."""
+        self._fill_then_overflow(2, {'max_server_per_host': 2})
+
+    @decorators.idempotent_id('c5e7a9b1-3d2f-4e6a-8b0c-3f4a5b6c7d82')
+    @decorators.attr(type=['slow'])
+    def test_max_server_per_host_3(self):
+        """max_server_per_host=3: 3*H servers, no host above 3, then one
+        more has no valid host."""
+        self._fill_then_overflow(3, {'max_server_per_host': 3})
+
+    @decorators.idempotent_id('1b3d5f7a-9c2e-4a6b-8d0f-4a5b6c7d8e93')
+    @decorators.attr(type=['slow'])
+    def test_multi_create_respects_the_limit(self):
+        """One request for H servers fills the zone one per host; one
+        request for H+1 cannot be placed and none of it goes ACTIVE."""
+        rule = ('anti-affinity, multi-create: one request may not put more '
+                'than max_server_per_host=1 servers of the group on a host')
+        hosts = len(self.hosts)
+        for count, fits in ((hosts, True), (hosts + 1, False)):
+            group = self._create_group('anti-affinity')
+            name = self._name('multi')
+            self._boot(group, name=name, min_count=count, max_count=count)
+            found = self.servers.list_servers(
+                detail=True, name='^%s' % name)['servers']
+            for server in found:
+                self.addCleanup(self._delete_server, server['id'])
+            self.assertEqual(count, len(found), '%s: one request for %d '
+                             'servers made %d' % (rule, count, len(found)))
+            settled = [self._settle(s['id']) for s in found]
+            if fits:
+                self.assertEqual(['ACTIVE'] * count,
+                                 [s['status'] for s in settled],
+                                 '%s: %d servers fit on %d hosts' % (
+                                     rule, count, hosts))
+                self._assert_within_limit(rule, settled, 1)
+            else:
+                for server in settled:
+                    self._assert_unschedulable(rule, server, group,
+                                               [NO_VALID_HOST])
+
+    @decorators.idempotent_id('6d8f0b2c-4e3a-4b7c-9d1e-5b6c7d8e9fa4')
+    @decorators.attr(type=['slow'])
+    def test_concurrent_boots_never_exceed_the_limit(self):
+        """2*H+2 boots at once with max_server_per_host=2: whichever
+        servers lose the race fail; no host ever holds more than 2."""
+        rule = ('anti-affinity with max_server_per_host=2 under concurrent '
+                'boots: never more than 2 servers of the group on a host')
+        group = self._create_group('anti-affinity',
+                                   {'max_server_per_host': 2})
+        capacity = 2 * len(self.hosts)
+        ids, errors = [], []
+
+        def boot():
+            try:
+                ids.append(self._boot(group))
+            except Exception as e:  # reported below, with the rule
+                errors.append(e)
+
+        threads = [threading.Thread(target=boot)
+                   for _ in range(capacity + 2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual([], errors, '%s: every boot request is accepted '
+                         '(202); scheduling decides' % rule)
+        settled = [self._settle(i) for i in ids]
+        active = [s for s in settled if s['status'] == 'ACTIVE']
+        failed = [s for s in settled if s['status'] != 'ACTIVE']
+        self._assert_within_limit(rule, active, 2)
+        self.assertGreaterEqual(len(failed), 2, '%s: %d boots into room '
+                                'for %d: at least 2 must fail, %d did' % (
+                                    rule, capacity + 2, capacity,
+                                    len(failed)))
+        for server in failed:
+            self._assert_unschedulable(rule, server, group,
+                                       [NO_VALID_HOST, RETRIES_EXCEEDED])
+
+    @decorators.idempotent_id('9f1b3d5e-7a2c-4d8e-a0b1-6c7d8e9fa0b5')
+    def test_affinity_still_packs_onto_one_host(self):
+        """The affinity policy (no rules) puts the group on one host."""
+        rule = 'affinity: every server of the group on the same host'
+        group = self._create_group('affinity')
+        settled = [self._boot_settled(group) for _ in range(3)]
+        self.assertEqual(['ACTIVE'] * 3, [s['status'] for s in settled],
+                         '%s: 3 servers fit on one host' % rule)
+        hosts = set(s['OS-EXT-SRV-ATTR:host'] for s in settled)
+        self.assertEqual(1, len(hosts), '%s: spread over %s' % (
+            rule, sorted(hosts)))
