@@ -36,6 +36,10 @@ ConformanceGroup = [
     cfg.BoolOpt('quota_usage_from_placement', default=True,
                 help='Whether the cloud claims [quota] '
                      'count_usage_from_placement = True (seed 001).'),
+    cfg.StrOpt('openstack_cli', default='',
+               help='Path of the `openstack` command (python-openstackclient) '
+                    'for the real-client checks. Empty: the one installed '
+                    'next to Tempest, else the one on PATH.'),
     cfg.StrOpt('embedded_cloud_mutant', default='',
                help='Set by the embedded cloud launcher: the mutant the '
                     'cloud runs with (informational only, tests never read '

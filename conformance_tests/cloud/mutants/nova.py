@@ -104,9 +104,8 @@ def view_keeps_policies():
         with_old_fields)
 
 
-@register('rules-on-affinity-accepted', 'nova',
-          'only the anti-affinity policy accepts rules (400 otherwise)')
-def rules_on_affinity_accepted():
+def _drop_rules_on_create(policies):
+    """Create server groups as if rules had not been sent for policies."""
     from nova.api.openstack.compute import server_groups
 
     original = server_groups.ServerGroupController.create
@@ -116,12 +115,24 @@ def rules_on_affinity_accepted():
     @functools.wraps(original)
     def dropping_rules(self, req, body):
         group = (body or {}).get('server_group', {})
-        if isinstance(group, dict) and group.get('policy') not in (
-                None, 'anti-affinity'):
+        if isinstance(group, dict) and group.get('policy') in policies:
             group.pop('rules', None)
         return original(self, req, body=body)
 
     server_groups.ServerGroupController.create = dropping_rules
+
+
+@register('rules-on-affinity-accepted', 'nova',
+          'only the anti-affinity policy accepts rules (400 otherwise)')
+def rules_on_affinity_accepted():
+    _drop_rules_on_create(
+        ('affinity', 'soft-affinity', 'soft-anti-affinity'))
+
+
+@register('rules-not-stored', 'nova',
+          'the rules given at create are stored and shown (2.64)')
+def rules_not_stored():
+    _drop_rules_on_create(('anti-affinity',))
 
 
 @register('limit-zero-accepted', 'nova',
@@ -133,4 +144,3 @@ def limit_zero_accepted():
         'properties']['rules']
     rules['properties']['max_server_per_host'] = dict(
         rules['properties']['max_server_per_host'], minimum=0)
-
