@@ -59,7 +59,7 @@ def _embedded_target():
     pins = packages.pins()
     return 'embedded cloud (%s)' % ', '.join(
         '%s %s' % (dist, pins.get(dist, '?'))
-        for dist in ('keystone', 'openstack-placement', 'tempest'))
+        for dist in ('keystone', 'openstack-placement', 'nova', 'tempest'))
 
 
 def cmd_run(args):
