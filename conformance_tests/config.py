@@ -29,6 +29,15 @@ ConformanceGroup = [
     cfg.StrOpt('fault_control_url', default='',
                help='Control endpoint of an embedded cloud, used for '
                     'faults when set.'),
+    cfg.StrOpt('fault_control_token', default='', secret=True,
+               help='Token the control endpoint wants.'),
+    cfg.StrOpt('cell_down_name', default='',
+               help='Cell the disruptive quota and down-cell tests take '
+                    'down (and always bring back).'),
+    cfg.StrOpt('cell_down_zone', default='',
+               help='Availability zone whose hosts are all in '
+                    'cell_down_name: the tests put servers there before the '
+                    'outage.'),
     cfg.StrOpt('anti_affinity_zone', default='',
                help='Availability zone whose hosts the server-group '
                     'scheduling scenarios may fill (at most a few servers '

@@ -28,7 +28,8 @@ def _private_open(path):
 
 
 def tempest_conf(identity_uri, region, admin, placement_range, mutant,
-                 log_dir, compute_range=None, count_usage_from_placement=True):
+                 log_dir, compute_range=None, count_usage_from_placement=True,
+                 control=None):
     """The tempest.conf sections for the embedded cloud."""
     conf = {
         'DEFAULT': {'log_dir': log_dir, 'log_file': 'tempest.log',
@@ -74,19 +75,25 @@ def tempest_conf(identity_uri, region, admin, placement_range, mutant,
             'anti_affinity_zone': compute_layout.ZONE,
             'quota_usage_from_placement': str(
                 count_usage_from_placement).lower(),
+            'cell_down_name': compute_layout.DOWN_CELL,
+            'cell_down_zone': compute_layout.DOWN_CELL_ZONE,
         })
+    if control:
+        conf['conformance'].update({'fault_control_url': control[0],
+                                    'fault_control_token': control[1]})
     return conf
 
 
 def write_all(workdir, workspace, identity_uri, region, admin,
               placement_range, mutant=None, compute_range=None,
-              count_usage_from_placement=True):
+              count_usage_from_placement=True, control=None):
     ensure_workspace(workdir, workspace)
     conf = configparser.ConfigParser(interpolation=None)
     conf.read_dict(tempest_conf(identity_uri, region, admin,
                                 placement_range, mutant,
                                 os.path.join(workspace, 'logs'),
-                                compute_range, count_usage_from_placement))
+                                compute_range, count_usage_from_placement,
+                                control))
     with _private_open(os.path.join(workspace, 'etc', 'tempest.conf')) as f:
         conf.write(f)
     accounts = [{'username': admin['username'],

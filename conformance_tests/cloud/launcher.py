@@ -42,7 +42,7 @@ class Service:
     name: str
     port: int
     process: str                  # the OS process that serves it
-    catalog_type: str
+    catalog_type: str             # None: not in the catalog
     ready_path: str = '/'
     catalog_path: str = ''        # appended to the root URL in the catalog
 
@@ -66,6 +66,8 @@ def services(port_base):
                 catalog_path='/v2.1'),
         # Not neutron: see network_stub.py. Tempest needs the entry.
         Service('network-stub', port_base + 3, 'nova', 'network', '/'),
+        # Fault control (cell outages), loopback only, token-guarded.
+        Service('control', port_base + 4, 'nova', None, '/cells'),
     ]
 
 
@@ -185,11 +187,14 @@ class EmbeddedCloud(object):
                             self.service_dir, '%s.out' % service.process)))
             try:
                 http.request('GET', url, timeout=2)
-                self.say('%s ready (%.1f s)' % (
-                    service.name, time.monotonic() - started))
-                return
-            except (OSError, http.HTTPError):
+            except http.HTTPError:
+                pass  # it answered: an HTTP error is still a ready server
+            except OSError:
                 time.sleep(0.1)
+                continue
+            self.say('%s ready (%.1f s)' % (
+                service.name, time.monotonic() - started))
+            return
         raise CloudError('%s did not answer on %s within %d s; see %s' % (
             service.name, url, timeout, self.service_dir))
 
@@ -201,8 +206,9 @@ class EmbeddedCloud(object):
             if service.name in secrets['services']:
                 registrar.service_user(secrets['services'][service.name],
                                        project_id)
-            registrar.service(service.name, service.catalog_type,
-                              service.catalog_url(self.host))
+            if service.catalog_type:
+                registrar.service(service.name, service.catalog_type,
+                                  service.catalog_url(self.host))
         open(os.path.join(self.service_dir,
                           compute_layout.CATALOG_READY), 'w').close()
 
@@ -211,17 +217,17 @@ class EmbeddedCloud(object):
         token = catalog.admin_token(self.identity_uri(), secrets['admin'])
         nova = self._service('nova').catalog_url(self.host)
         headers = {'OpenStack-API-Version': 'compute 2.64'}
-        _, _, body = http.request('POST', nova + '/os-aggregates', {
-            'aggregate': {'name': compute_layout.ZONE,
-                          'availability_zone': compute_layout.ZONE}},
-            token=token, headers=headers)
-        agg_id = body['aggregate']['id']
-        for host in compute_layout.ZONE_HOSTS:
-            http.request('POST', nova + '/os-aggregates/%s/action' % agg_id,
-                         {'add_host': {'host': host}}, token=token,
-                         headers=headers)
-        self.say('zone %s: %s' % (compute_layout.ZONE,
-                                  ', '.join(compute_layout.ZONE_HOSTS)))
+        for zone, hosts in compute_layout.ZONES.items():
+            _, _, body = http.request('POST', nova + '/os-aggregates', {
+                'aggregate': {'name': zone, 'availability_zone': zone}},
+                token=token, headers=headers)
+            for host in hosts:
+                http.request(
+                    'POST', nova + '/os-aggregates/%s/action' % (
+                        body['aggregate']['id']),
+                    {'add_host': {'host': host}}, token=token,
+                    headers=headers)
+            self.say('zone %s: %s' % (zone, ', '.join(hosts)))
 
     def _service(self, name):
         return next(s for s in self.services if s.name == name)
@@ -240,7 +246,9 @@ class EmbeddedCloud(object):
                              placement['max_version']),
             compute_range=(compute['min_version'], compute['version']),
             mutant=self.mutant,
-            count_usage_from_placement=self.count_usage_from_placement)
+            count_usage_from_placement=self.count_usage_from_placement,
+            control=(self._service('control').url(self.host),
+                     secrets['control_token']))
 
     # -- state and stop ----------------------------------------------------
     def _write_state(self):

@@ -39,6 +39,22 @@ def _harness_class():
         def runTest(self):  # TestCase needs a method to exist
             pass
 
+        def _setup_cells(self):
+            # Keep the CellDatabases fixture: cell outages act on it.
+            from nova.tests import fixtures as nova_fixtures
+            use_fixture = self.useFixture
+
+            def keep(fixture):
+                if isinstance(fixture, nova_fixtures.CellDatabases):
+                    self.cell_databases = fixture
+                return use_fixture(fixture)
+
+            self.useFixture = keep
+            try:
+                super()._setup_cells()
+            finally:
+                del self.useFixture
+
     return CloudHarness
 
 
@@ -135,6 +151,13 @@ def run(spec):
     _wait_for_catalog(spec['workdir'])
     cloud = NovaCloud(spec)
     cloud.start()
+    from conformance_tests.cloud import nova_faults
+    outages = nova_faults.CellOutages(cloud.harness.cell_databases,
+                                      cloud.harness.cell_mappings)
+    token = cloud_secrets.load(spec['workdir'])['control_token']
+    threading.Thread(target=wsgi_server.serve_in_thread, daemon=True,
+                     args=(nova_faults.control_app(outages, token),
+                           spec['host'], spec['ports']['control'])).start()
     wsgi_server.serve(cloud.api_app(), spec['host'], spec['ports']['nova'])
     # SIGTERM ended the API server. nova's RPC and executor threads are not
     # daemons and would keep the process alive; all nova state is in

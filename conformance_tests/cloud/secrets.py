@@ -18,6 +18,8 @@ def generate(service_users):
 
     data = {'admin': {'username': 'admin', 'project_name': 'admin',
                       'password': password()},
+            # guards the embedded cloud's fault control endpoint
+            'control_token': password(),
             'services': {name: {'username': name, 'password': password()}
                          for name in service_users}}
     return data

@@ -25,9 +25,15 @@ def _common(parser):
 
 
 def _cloud_options(parser):
+    from conformance_tests.cloud import profiles
     parser.add_argument('--port-base', type=int, default=18200,
                         help='first of the loopback ports the services use '
                              '(default: %(default)s)')
+    parser.add_argument('--profile', default=profiles.DEFAULT,
+                        choices=profiles.names(),
+                        help='how the embedded cloud is configured '
+                             '(default: %(default)s; legacy-quota: nova '
+                             'counts quota from the cells)')
 
 
 def build_parser():
@@ -72,8 +78,11 @@ class UserError(Exception):
 
 def _cloud(args):
     from conformance_tests.cloud import launcher
+    from conformance_tests.cloud import profiles
+    profile = profiles.settings(getattr(args, 'profile', profiles.DEFAULT))
     cloud = launcher.EmbeddedCloud(args.workdir, port_base=getattr(
-        args, 'port_base', 18200), mutant=getattr(args, 'mutant', None))
+        args, 'port_base', 18200), mutant=getattr(args, 'mutant', None),
+        **profile)
     try:
         if args.action == 'down':
             cloud.down()

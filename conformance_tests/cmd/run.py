@@ -9,6 +9,7 @@ from conformance_tests.cloud import client_files
 from conformance_tests.cloud import launcher
 from conformance_tests.cloud import mutants as mutants_mod
 from conformance_tests.cloud import packages
+from conformance_tests.cloud import profiles
 from conformance_tests.cmd import tempest_runner
 from conformance_tests.common import ui
 from conformance_tests.report import build
@@ -16,6 +17,7 @@ from conformance_tests.report import guidelines
 from conformance_tests.report import results as results_mod
 
 SUBUNIT = 'results.subunit'
+DEFAULT_WORKDIR = '.conformance'
 
 
 class CommandError(Exception):
@@ -55,16 +57,19 @@ def add_parsers(sub, common, cloud_options):
     rep.set_defaults(func=cmd_report)
 
 
-def _embedded_target():
+def _embedded_target(profile):
     pins = packages.pins()
-    return 'embedded cloud (%s)' % ', '.join(
+    return 'embedded cloud, profile %s (%s)' % (profile, ', '.join(
         '%s %s' % (dist, pins.get(dist, '?'))
-        for dist in ('keystone', 'openstack-placement', 'nova', 'tempest'))
+        for dist in ('keystone', 'openstack-placement', 'nova', 'tempest')))
 
 
 def cmd_run(args):
     started = time.monotonic()
-    workdir = os.path.abspath(args.workdir)
+    workdir = args.workdir
+    if args.profile != profiles.DEFAULT and workdir == DEFAULT_WORKDIR:
+        workdir = os.path.join(workdir, args.profile)
+    workdir = os.path.abspath(workdir)
     os.makedirs(workdir, exist_ok=True)
     subunit_path = os.path.join(workdir, SUBUNIT)
     try:
@@ -74,8 +79,10 @@ def cmd_run(args):
             results = tempest_runner.run(workspace, subunit_path, ui.say,
                                          args.concurrency)
         else:
-            target = _embedded_target()
-            cloud = launcher.EmbeddedCloud(workdir, port_base=args.port_base)
+            target = _embedded_target(args.profile)
+            cloud = launcher.EmbeddedCloud(
+                workdir, port_base=args.port_base,
+                **profiles.settings(args.profile))
             cloud.up()
             try:
                 ui.say('running the suite through Tempest')
@@ -87,7 +94,8 @@ def cmd_run(args):
         raise CommandError(str(e))
     return _report(workdir, results, target,
                    allow_skips=bool(args.tempest_conf),
-                   duration=time.monotonic() - started)
+                   duration=time.monotonic() - started,
+                   profile=args.profile)
 
 
 def _vendor_workspace(workdir, tempest_conf):
@@ -100,9 +108,10 @@ def _vendor_workspace(workdir, tempest_conf):
     return workspace
 
 
-def _report(workdir, results, target, allow_skips, duration=None):
+def _report(workdir, results, target, allow_skips, duration=None,
+            profile=profiles.DEFAULT):
     try:
-        caps = build.verdicts(guidelines.load_all(), results)
+        caps = build.verdicts(guidelines.load_all(), results, profile)
     except guidelines.GuidelineError as e:
         raise CommandError(str(e))
     summary = build.summarise(caps, results, target, allow_skips, duration)
@@ -165,7 +174,7 @@ def cmd_mutants(args):
                     cloud.workspace, os.path.join(
                         mutant_dir, 'mutant-%s.subunit' % mutant.name),
                     ui.say, args.concurrency, quiet=True,
-                    regex=mutants_mod.TEST_SCOPE[mutant.service])
+                    regex=mutant.scope)
             finally:
                 cloud.down(quiet=True)
         except (launcher.CloudError, tempest_runner.RunError) as e:

@@ -1,11 +1,14 @@
 """Per-capability verdicts, and the JSON and Markdown reports.
 
 A capability passes when every test behind it passes, fails when any
-fails or did not run, and is skipped when all its tests skipped. A
-capability that upstream itself gets wrong may carry `expected_fail` in
-guidelines/; then failing is 'expected-fail' and passing is a surprise.
-A run is as expected when no capability is 'fail' or 'unexpected-pass'
-(and, where the target is the embedded cloud, none is 'skip').
+fails or did not run, and is skipped when all its tests skipped. What is
+expected of it is 'pass', unless guidelines/ say otherwise: `expect:
+{<profile>: fail|skip}` for a run profile (the legacy-quota contrast), or
+`expected_fail: <reason>` where upstream itself gets the rule wrong. A
+failure that is expected is reported 'expected-fail'; a pass where a
+failure was expected is 'unexpected-pass'. A run is as expected when no
+capability is 'fail' or 'unexpected-pass', and none is an unexpected
+'skip' (skips are allowed against a vendor's cloud).
 """
 
 import json
@@ -14,7 +17,14 @@ import os
 BAD = ('fail', 'unexpected-pass')
 
 
-def verdicts(capabilities, results):
+def expected_status(cap, profile):
+    expect = (cap.get('expect') or {}).get(profile)
+    if expect:
+        return expect
+    return 'fail' if cap.get('expected_fail') else 'pass'
+
+
+def verdicts(capabilities, results, profile='default'):
     out = []
     for cap in capabilities:
         tests = []
@@ -30,12 +40,13 @@ def verdicts(capabilities, results):
             status = 'skip'
         else:
             status = 'pass'
-        if cap.get('expected_fail'):
+        expected = expected_status(cap, profile)
+        if expected == 'fail':
             status = {'fail': 'expected-fail',
                       'pass': 'unexpected-pass'}.get(status, status)
         out.append({
             'id': cap['id'], 'seed': cap['seed'], 'feature': cap['feature'],
-            'rule': cap['rule'], 'status': status,
+            'rule': cap['rule'], 'status': status, 'expected': expected,
             'disruptive': cap['disruptive'],
             'expected_fail_reason': cap.get('expected_fail') or None,
             'gabbi_requests': sum(t['requests'] for t in tests),
@@ -49,7 +60,8 @@ def summarise(caps, results, target, allow_skips, duration=None):
     for cap in caps:
         counts[cap['status']] = counts.get(cap['status'], 0) + 1
     unexpected = [c['id'] for c in caps if c['status'] in BAD or (
-        c['status'] == 'skip' and not allow_skips)]
+        c['status'] == 'skip' and c.get('expected') != 'skip'
+        and not allow_skips)]
     known = set(t['id'] for c in caps for t in c['tests'])
     unmapped = sorted(k for k in results if k not in known)
     return {

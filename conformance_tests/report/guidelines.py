@@ -38,6 +38,7 @@ def load_all(directory=None):
                 'feature': doc['feature'], 'rule': cap['rule'],
                 'tests': [str(t) for t in cap['tests']],
                 'expected_fail': cap.get('expected_fail'),
+                'expect': cap.get('expect') or {},
                 'disruptive': bool(cap.get('disruptive', False)),
             })
     return capabilities

@@ -13,17 +13,15 @@ an aggregate exposed as a zone) of a few.
 
 import collections
 import threading
-import time
 
 from tempest import config
-from tempest.lib.common import api_microversion_fixture
-from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 from tempest import test
 
 from conformance_tests.common import microversion
+from conformance_tests.scenario import base
 
 CONF = config.CONF
 MICROVERSION = '2.64'
@@ -33,7 +31,7 @@ NO_VALID_HOST = 'No valid host was found'
 RETRIES_EXCEEDED = 'Exceeded maximum number of retries'
 
 
-class ServerGroupSpreadTest(test.BaseTestCase):
+class ServerGroupSpreadTest(base.ServersMixin, test.BaseTestCase):
     """Boots real servers, only in the configured zone."""
 
     credentials = ['primary', 'admin']
@@ -61,40 +59,21 @@ class ServerGroupSpreadTest(test.BaseTestCase):
         cls.servers = cls.os_primary.servers_client
         cls.groups = cls.os_primary.server_groups_client
         cls.admin_servers = cls.os_admin.servers_client
-        cls.zones = cls.os_admin.availability_zone_client
 
-    @classmethod
-    def resource_setup(cls):
-        super().resource_setup()
-        cls.zone = CONF.conformance.anti_affinity_zone
-        cls.hosts = cls._zone_hosts(cls.zone)
-        if not cls.hosts:
-            raise lib_exc.InvalidConfiguration(
-                '[conformance] anti_affinity_zone %s has no available '
-                'nova-compute host' % cls.zone)
-
-    @classmethod
-    def _zone_hosts(cls, zone):
-        zones = cls.zones.list_availability_zones(detail=True)
-        for info in zones['availabilityZoneInfo']:
-            if info['zoneName'] == zone:
-                return sorted(
-                    host for host, services in (info['hosts'] or {}).items()
-                    if services.get('nova-compute', {}).get('available'))
-        return []
+    compute_microversion = MICROVERSION
 
     def setUp(self):
         super().setUp()
-        self.useFixture(api_microversion_fixture.APIMicroversionFixture(
-            compute_microversion=MICROVERSION))
+        self.zone = CONF.conformance.anti_affinity_zone
+        self.hosts = self.zone_hosts(self.zone)
+        if not self.hosts:
+            raise lib_exc.InvalidConfiguration(
+                '[conformance] anti_affinity_zone %s has no available '
+                'nova-compute host' % self.zone)
 
     # -- helpers --------------------------------------------------------
-    def _name(self, what):
-        return data_utils.rand_name(
-            prefix=CONF.conformance.resource_prefix, name=what)
-
     def _create_group(self, policy, rules=None):
-        body = {'name': self._name('sg'), 'policy': policy}
+        body = {'name': self.name('sg'), 'policy': policy}
         if rules is not None:
             body['rules'] = rules
         group = self.groups.create_server_group(**body)['server_group']
@@ -103,37 +82,10 @@ class ServerGroupSpreadTest(test.BaseTestCase):
         return group
 
     def _boot(self, group, name=None, **extra):
-        server = self.servers.create_server(
-            name=name or self._name('server'),
-            imageRef=CONF.compute.image_ref,
-            flavorRef=CONF.compute.flavor_ref,
-            availability_zone=self.zone, networks='none',
-            scheduler_hints={'group': group['id']}, **extra)['server']
-        self.addCleanup(self._delete_server, server['id'])
-        return server['id']
-
-    def _delete_server(self, server_id):
-        test_utils.call_and_ignore_notfound_exc(
-            self.servers.delete_server, server_id)
-        deadline = time.monotonic() + CONF.compute.build_timeout
-        while time.monotonic() < deadline:
-            try:
-                self.servers.show_server(server_id)
-            except lib_exc.NotFound:
-                return
-            time.sleep(CONF.compute.build_interval)
+        return self.boot(zone=self.zone, group=group, name=name, **extra)
 
     def _settle(self, server_id):
-        """Wait until the server is ACTIVE or ERROR; return its record."""
-        deadline = time.monotonic() + CONF.compute.build_timeout
-        while True:
-            server = self.admin_servers.show_server(server_id)['server']
-            if server['status'] in ('ACTIVE', 'ERROR'):
-                return server
-            if time.monotonic() > deadline:
-                self.fail('server %s still %s after %d s' % (
-                    server_id, server['status'], CONF.compute.build_timeout))
-            time.sleep(CONF.compute.build_interval)
+        return self.settle(server_id)
 
     def _boot_settled(self, group):
         return self._settle(self._boot(group))
@@ -223,7 +175,7 @@ class ServerGroupSpreadTest(test.BaseTestCase):
         hosts = len(self.hosts)
         for count, fits in ((hosts, True), (hosts + 1, False)):
             group = self._create_group('anti-affinity')
-            name = self._name('multi')
+            name = self.name('multi')
             self._boot(group, name=name, min_count=count, max_count=count)
             found = self.servers.list_servers(
                 detail=True, name='^%s' % name)['servers']

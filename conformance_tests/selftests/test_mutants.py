@@ -52,8 +52,8 @@ class RegistryTest(testtools.TestCase):
 
     def test_register_twice_is_refused(self):
         name = mutants.all_mutants()[0].name
-        self.assertRaises(ValueError, mutants.register(name, 'x', 'y'),
-                          lambda: None)
+        decorate = mutants.register(name, 'x', 'scope', 'y')
+        self.assertRaises(ValueError, decorate, lambda: None)
 
     def test_patch_targets_exist_in_installed_placement(self):
         for module, attr in PLACEMENT_TARGETS:

@@ -10,24 +10,27 @@ mutant.
 import collections
 
 Mutant = collections.namedtuple(
-    'Mutant', 'name service rule apply')
+    'Mutant', 'name service rule apply scope')
 
 _REGISTRY = {}
 
-# The tests that can see a mutant of each service. Running only these
-# keeps `conformance mutants` short; a mutant they kill is killed.
-TEST_SCOPE = {
-    'placement': r'^conformance_tests\.api\.placement\.',
-    'nova': r'^conformance_tests\.(api\.compute|scenario)\.',
-}
+# The tests that can see the mutants of one seed. A mutant runs only
+# these, which keeps `conformance mutants` short; what they kill is killed.
+SEED_003_TESTS = r'^conformance_tests\.api\.placement\.'
+SEED_000_TESTS = (r'^conformance_tests\.(api\.compute\.|'
+                  r'scenario\.test_server_group_spread\.)')
+SEED_001_TESTS = (r'^conformance_tests\.scenario\.'
+                  r'(test_quota_from_placement|test_down_cell_views)\.')
 
 
-def register(name, service, rule):
-    """Decorator: register ``apply()`` as the patch for mutant ``name``."""
+def register(name, service, scope, rule):
+    """Decorator: register ``apply()`` as the patch for mutant ``name`` of
+    ``service``; ``scope`` is the regex of the tests run against it and
+    ``rule`` the spec rule it breaks."""
     def wrap(func):
         if name in _REGISTRY:
             raise ValueError('mutant %s registered twice' % name)
-        _REGISTRY[name] = Mutant(name, service, rule, func)
+        _REGISTRY[name] = Mutant(name, service, rule, func, scope)
         return func
     return wrap
 
@@ -35,6 +38,7 @@ def register(name, service, rule):
 def _load():
     # Importing the modules registers their mutants.
     from conformance_tests.cloud.mutants import nova  # noqa: F401
+    from conformance_tests.cloud.mutants import nova_quota  # noqa: F401
     from conformance_tests.cloud.mutants import placement  # noqa: F401
 
 

@@ -8,6 +8,7 @@ import contextlib
 import functools
 import threading
 
+from conformance_tests.cloud.mutants import SEED_000_TESTS
 from conformance_tests.cloud.mutants import register
 
 _in_check = threading.local()
@@ -56,21 +57,21 @@ def _rules_seen_by_checks(replace):
         setattr(cls, name, checked)
 
 
-@register('anti-affinity-ignores-rules', 'nova',
+@register('anti-affinity-ignores-rules', 'nova', SEED_000_TESTS,
           'max_server_per_host=K lets K servers of an anti-affinity group '
           'share a host')
 def ignores_rules():
     _rules_seen_by_checks(lambda rules: {})
 
 
-@register('default-limit-not-one', 'nova',
+@register('default-limit-not-one', 'nova', SEED_000_TESTS,
           'without rules, max_server_per_host defaults to 1')
 def default_limit_not_one():
     _rules_seen_by_checks(
         lambda rules: rules or {'max_server_per_host': 2})
 
 
-@register('anti-affinity-not-enforced', 'nova',
+@register('anti-affinity-not-enforced', 'nova', SEED_000_TESTS,
           'no host ever holds more than max_server_per_host servers of an '
           'anti-affinity group')
 def not_enforced():
@@ -84,7 +85,7 @@ def not_enforced():
                            group='workarounds')
 
 
-@register('view-2-64-keeps-policies', 'nova',
+@register('view-2-64-keeps-policies', 'nova', SEED_000_TESTS,
           'from 2.64 a server group shows policy and rules, and no longer '
           'policies or metadata')
 def view_keeps_policies():
@@ -122,20 +123,20 @@ def _drop_rules_on_create(policies):
     server_groups.ServerGroupController.create = dropping_rules
 
 
-@register('rules-on-affinity-accepted', 'nova',
+@register('rules-on-affinity-accepted', 'nova', SEED_000_TESTS,
           'only the anti-affinity policy accepts rules (400 otherwise)')
 def rules_on_affinity_accepted():
     _drop_rules_on_create(
         ('affinity', 'soft-affinity', 'soft-anti-affinity'))
 
 
-@register('rules-not-stored', 'nova',
+@register('rules-not-stored', 'nova', SEED_000_TESTS,
           'the rules given at create are stored and shown (2.64)')
 def rules_not_stored():
     _drop_rules_on_create(('anti-affinity',))
 
 
-@register('limit-zero-accepted', 'nova',
+@register('limit-zero-accepted', 'nova', SEED_000_TESTS,
           'max_server_per_host must be an integer >= 1 (0 is a 400)')
 def limit_zero_accepted():
     from nova.api.openstack.compute.schemas import server_groups as schema

@@ -6,6 +6,7 @@ the narrowest point that breaks exactly one rule of the spec.
 
 import threading
 
+from conformance_tests.cloud.mutants import SEED_003_TESTS
 from conformance_tests.cloud.mutants import register
 
 
@@ -28,7 +29,7 @@ def _mark_forbidden_sets():
     util.normalize_member_of_qs_params = marked
 
 
-@register('forbidden-ignored', 'placement',
+@register('forbidden-ignored', 'placement', SEED_003_TESTS,
           'member_of=!<agg> excludes providers in <agg> (1.32)')
 def forbidden_ignored():
     from placement import util
@@ -41,7 +42,7 @@ def forbidden_ignored():
     util.normalize_member_of_qs_params = ignore_forbidden
 
 
-@register('unnumbered-no-span', 'placement',
+@register('unnumbered-no-span', 'placement', SEED_003_TESTS,
           'a forbidden aggregate on a root spans its whole tree for the '
           'unnumbered member_of')
 def unnumbered_no_span():
@@ -55,7 +56,7 @@ def unnumbered_no_span():
         filter_by_own_membership)
 
 
-@register('numbered-spans', 'placement',
+@register('numbered-spans', 'placement', SEED_003_TESTS,
           'numbered member_of<N>=!<agg> does not span the tree')
 def numbered_spans():
     from placement.objects import research_context as res_ctx
@@ -72,7 +73,7 @@ def numbered_spans():
     res_ctx.get_provider_ids_matching = spanning
 
 
-@register('sharing-not-excluded', 'placement',
+@register('sharing-not-excluded', 'placement', SEED_003_TESTS,
           'a sharing provider in a forbidden aggregate is excluded')
 def sharing_not_excluded():
     from placement.objects import research_context as res_ctx
@@ -88,7 +89,7 @@ def sharing_not_excluded():
     res_ctx.provider_ids_matching_aggregates = sparing_sharing
 
 
-@register('bang-inside-in-accepted', 'placement',
+@register('bang-inside-in-accepted', 'placement', SEED_003_TESTS,
           "'!' inside the in: prefix (in:A,!B) is a 400")
 def bang_inside_in_accepted():
     from placement import util
@@ -107,7 +108,7 @@ def bang_inside_in_accepted():
     util.normalize_member_of_qs_param = lenient
 
 
-@register('no-microversion-gate', 'placement',
+@register('no-microversion-gate', 'placement', SEED_003_TESTS,
           "'!' in member_of is only accepted from microversion 1.32")
 def no_microversion_gate():
     from placement import microversion
@@ -135,7 +136,7 @@ def no_microversion_gate():
     util.normalize_member_of_qs_params = ungated
 
 
-@register('rp-list-spans', 'placement',
+@register('rp-list-spans', 'placement', SEED_003_TESTS,
           'GET /resource_providers excludes only providers directly in the '
           'forbidden aggregate')
 def rp_list_spans():

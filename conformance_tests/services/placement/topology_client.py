@@ -74,6 +74,13 @@ class TopologyClient(rest_client.RestClient):
     def list_traits(self):
         return self._json('GET', '/traits')['traits']
 
+    def usages(self, project_id, user_id=None):
+        """GET /usages (1.9+): {resource class: amount} in use."""
+        url = '/usages?project_id=%s' % project_id
+        if user_id:
+            url += '&user_id=%s' % user_id
+        return self._json('GET', url)['usages']
+
 
 def ignore_not_found(func, *args):
     try:

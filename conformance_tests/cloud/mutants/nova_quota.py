@@ -1,0 +1,91 @@
+"""Mutants of quota counting and down-cell views (spec seed 001).
+
+Applied in the nova process before its services start.
+"""
+
+from conformance_tests.cloud.mutants import register
+from conformance_tests.cloud.mutants import SEED_001_TESTS
+
+
+@register('quota-cores-ram-from-cells', 'nova', SEED_001_TESTS,
+          'with count_usage_from_placement, cores and RAM in use come from '
+          'placement, not from the cell databases')
+def cores_ram_from_cells():
+    from nova import quota
+
+    def from_cells(context, project_id, user_id=None):
+        counts = quota._instances_cores_ram_count_legacy(
+            context, project_id, user_id=user_id)
+        return {scope: {k: v for k, v in found.items() if k != 'instances'}
+                for scope, found in counts.items()}
+
+    quota._cores_ram_count_placement = from_cells
+
+
+@register('quota-ignores-user', 'nova', SEED_001_TESTS,
+          'per-user usage counts only that user\'s servers')
+def ignores_user():
+    from nova import quota
+
+    original = quota._instances_cores_ram_count_api_db_placement
+
+    def project_for_user(context, project_id, user_id=None):
+        counts = original(context, project_id, user_id=user_id)
+        if 'user' in counts:
+            counts['user'] = dict(counts['project'])
+        return counts
+
+    quota._instances_cores_ram_count_api_db_placement = project_for_user
+
+
+@register('quota-check-skipped-when-cell-down', 'nova', SEED_001_TESTS,
+          'a boot over quota is refused also while a cell is down')
+def check_skipped_when_cell_down():
+    from nova import context as nova_context
+    from nova import objects
+
+    original = objects.Quotas.check_deltas.__func__
+
+    def lenient(cls, context, deltas, *args, **kwargs):
+        answers = nova_context.scatter_gather_skip_cell0(
+            context, objects.ServiceList.get_all)
+        if any(nova_context.is_cell_failure_sentinel(a)
+               for a in answers.values()):
+            return None  # "cannot count everything: let it through"
+        return original(cls, context, deltas, *args, **kwargs)
+
+    objects.Quotas.check_deltas = classmethod(lenient)
+
+
+def _servers_see_2_69_as(answer):
+    """Make the servers API answer ``answer(real)`` when it asks whether
+    the request is at 2.69 (the down-cell microversion)."""
+    from nova.api.openstack import api_version_request
+    from nova.api.openstack.compute import servers
+
+    real = api_version_request.is_supported
+
+    class Patched(object):
+        def __getattr__(self, name):
+            return getattr(api_version_request, name)
+
+        @staticmethod
+        def is_supported(req, min_version, *args, **kwargs):
+            supported = real(req, min_version, *args, **kwargs)
+            if min_version == '2.69':
+                return answer(supported)
+            return supported
+
+    servers.api_version_request = Patched()
+
+
+@register('down-cell-views-not-partial', 'nova', SEED_001_TESTS,
+          'from 2.69 servers of a down cell are shown as partial records')
+def views_not_partial():
+    _servers_see_2_69_as(lambda supported: False)
+
+
+@register('down-cell-partial-before-2-69', 'nova', SEED_001_TESTS,
+          'below 2.69 lists skip servers of a down cell and a show is 500')
+def partial_before_2_69():
+    _servers_see_2_69_as(lambda supported: True)

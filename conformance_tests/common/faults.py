@@ -1,0 +1,116 @@
+"""One interface for the faults the disruptive tests cause.
+
+Two back ends:
+- the embedded cloud's control endpoint ([conformance] fault_control_url
+  and fault_control_token), which takes a cell's database away from nova;
+- shell commands ([conformance] fault_cell_down_command and
+  fault_cell_up_command, with {cell} replaced by the cell name), which is
+  what a DevStack playbook or an operator provides.
+
+With neither, or without [conformance] allow_disruption, disruptive tests
+skip and say what to set.
+"""
+
+import fcntl
+import json
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+import urllib.error
+import urllib.request
+
+
+class FaultError(Exception):
+    pass
+
+
+def skip_reason(conf):
+    c = conf.conformance
+    if not c.allow_disruption:
+        return ('disruptive test (takes a cell down and brings it back): '
+                'set [conformance] allow_disruption = true to run it')
+    if not backend(conf):
+        return ('no fault back end: set [conformance] fault_control_url '
+                '(embedded cloud) or fault_cell_down_command and '
+                'fault_cell_up_command (DevStack playbook, operator)')
+    if not (c.cell_down_name and c.cell_down_zone):
+        return ('set [conformance] cell_down_name and cell_down_zone (a '
+                'zone whose hosts are all in that cell)')
+    return None
+
+
+def take_cell_down(test, conf):
+    """Take the configured cell down for the rest of ``test``.
+
+    Outages are exclusive across test workers on this machine (a file
+    lock per cell), and the cell is brought back by the test's cleanups,
+    also when it fails. Returns (back end, cell name).
+    """
+    cell = conf.conformance.cell_down_name
+    fault = backend(conf)
+    lock_path = os.path.join(tempfile.gettempdir(), 'conformance-cell-%s.lock'
+                             % re.sub(r'[^A-Za-z0-9_.-]', '_', cell))
+    lock = open(lock_path, 'w')
+    fcntl.flock(lock, fcntl.LOCK_EX)  # waits for another worker's outage
+    test.addCleanup(lock.close)       # closing releases the lock, last
+    test.addCleanup(fault.cell_up, cell)
+    fault.cell_down(cell)
+    return fault, cell
+
+
+def backend(conf):
+    c = conf.conformance
+    if c.fault_control_url:
+        return ControlEndpoint(c.fault_control_url, c.fault_control_token)
+    if c.fault_cell_down_command and c.fault_cell_up_command:
+        return ShellCommands(c.fault_cell_down_command,
+                             c.fault_cell_up_command)
+    return None
+
+
+class ControlEndpoint(object):
+    def __init__(self, url, token):
+        self.url = url.rstrip('/')
+        self.token = token
+
+    def _post(self, path):
+        req = urllib.request.Request(self.url + path, data=b'',
+                                     method='POST')
+        req.add_header('X-Conformance-Control-Token', self.token)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as e:
+            raise FaultError('control endpoint: POST %s -> %s %s' % (
+                path, e.code, e.read()[:200]))
+        except OSError as e:
+            raise FaultError('control endpoint %s unreachable: %s' % (
+                self.url, e))
+
+    def cell_down(self, cell):
+        self._post('/cells/%s/down' % cell)
+
+    def cell_up(self, cell):
+        self._post('/cells/%s/up' % cell)
+
+
+class ShellCommands(object):
+    def __init__(self, down, up):
+        self.down, self.up = down, up
+
+    def _run(self, template, cell):
+        command = template.format(cell=shlex.quote(cell))
+        done = subprocess.run(command, shell=True, capture_output=True,
+                              text=True, timeout=600)
+        if done.returncode:
+            last = (done.stderr.strip().splitlines() or ['no output'])[-1]
+            raise FaultError('fault command for cell %s exited %d: %s' % (
+                cell, done.returncode, last[-300:]))
+
+    def cell_down(self, cell):
+        self._run(self.down, cell)
+
+    def cell_up(self, cell):
+        self._run(self.up, cell)

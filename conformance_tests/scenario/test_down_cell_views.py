@@ -1,0 +1,140 @@
+"""Seed 001 companion: what nova shows of servers in a down cell (2.69).
+
+From compute 2.69 nova answers with partial records for servers and
+services it cannot read while their cell is down, instead of leaving them
+out (lists) or failing (show). Below 2.69 the old behaviour stays: lists
+skip them and a show is a 500. At 2.69 too, a list with filters, sorting
+or paging skips them.
+"""
+
+from tempest import config
+from tempest.lib import decorators
+from tempest import test
+
+from conformance_tests.common import faults
+from conformance_tests.common import microversion
+from conformance_tests.scenario import base
+from conformance_tests.services.compute import raw_client
+
+CONF = config.CONF
+PARTIAL = '2.69'
+BEFORE = '2.68'
+LIST_KEYS = {'id', 'status', 'links'}
+DETAIL_KEYS = LIST_KEYS | {'tenant_id', 'created'}
+SHOW_KEYS = DETAIL_KEYS | {'image', 'flavor', 'user_id',
+                           'OS-EXT-AZ:availability_zone',
+                           'OS-EXT-STS:power_state'}
+SERVICE_KEYS = {'binary', 'host', 'status'}
+
+
+class DownCellViewsTest(base.ServersMixin, test.BaseTestCase):
+    """Disruptive: takes [conformance] cell_down_name down, always back."""
+
+    credentials = ['primary', 'admin']
+    compute_microversion = PARTIAL
+
+    @classmethod
+    def skip_checks(cls):
+        super().skip_checks()
+        if not CONF.service_available.nova:
+            raise cls.skipException(
+                'nova is not available: set [service_available] nova = true')
+        reason = microversion.skip_reason(
+            'compute', BEFORE, PARTIAL, CONF.compute.min_microversion,
+            CONF.compute.max_microversion) or faults.skip_reason(CONF)
+        if reason:
+            raise cls.skipException(reason)
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.servers = cls.os_primary.servers_client
+        cls.admin_servers = cls.os_admin.servers_client
+        region = CONF.compute.region or CONF.identity.region
+        cls.raw = raw_client.RawComputeClient(
+            cls.os_primary.auth_provider, CONF.compute.catalog_type, region,
+            endpoint_type=CONF.compute.endpoint_type)
+        cls.admin_raw = raw_client.RawComputeClient(
+            cls.os_admin.auth_provider, CONF.compute.catalog_type, region,
+            endpoint_type=CONF.compute.endpoint_type)
+
+    def _entry(self, url, server_id, microversion):
+        found = [s for s in self.raw.get(url, microversion)['servers']
+                 if s['id'] == server_id]
+        return found[0] if found else None
+
+    @decorators.idempotent_id('8d0f2b4c-6e5a-4f7b-8c9d-2d3e4f5a6b71')
+    @decorators.attr(type=['disruptive'])
+    def test_partial_records_while_the_cell_is_down(self):
+        cell = CONF.conformance.cell_down_name
+        zone = CONF.conformance.cell_down_zone
+        hosts = self.zone_hosts(zone)
+        self.assertNotEqual([], hosts, '[conformance] cell_down_zone %s has '
+                            'no available host' % zone)
+        name = self.name('down-cell')
+        server_id = self.boot(zone=zone, name=name)
+        self.assertEqual('ACTIVE', self.settle(server_id)['status'])
+        before = self.raw.get('/servers/%s' % server_id, PARTIAL)['server']
+
+        fault, cell = faults.take_cell_down(self, CONF)
+        self.wait_for('cell %s to look down' % cell, lambda: (
+            self._entry('/servers/detail', server_id, PARTIAL) or {}).get(
+                'status') == 'UNKNOWN')
+
+        rule = ('at %s GET /servers lists a server of a down cell as {id, '
+                'status: UNKNOWN, links}' % PARTIAL)
+        entry = self._entry('/servers', server_id, PARTIAL)
+        self.assertIsNotNone(entry, rule)
+        self.assertEqual((LIST_KEYS, 'UNKNOWN'),
+                         (set(entry), entry['status']), rule)
+
+        rule = ('at %s GET /servers/detail gives {id, status: UNKNOWN, '
+                'tenant_id, created, links}' % PARTIAL)
+        entry = self._entry('/servers/detail', server_id, PARTIAL)
+        self.assertEqual(DETAIL_KEYS, set(entry), rule)
+        self.assertEqual(
+            ('UNKNOWN', before['tenant_id'], before['created']),
+            (entry['status'], entry['tenant_id'], entry['created']), rule)
+
+        rule = ('at %s GET /servers/{id} adds image, flavor, user_id, the '
+                'requested availability zone (UNKNOWN if none was '
+                'requested) and power_state 0' % PARTIAL)
+        shown = self.raw.get('/servers/%s' % server_id, PARTIAL)['server']
+        self.assertEqual(SHOW_KEYS, set(shown), rule)
+        self.assertEqual(
+            {'status': 'UNKNOWN', 'image': before['image']['id'],
+             'flavor': before['flavor'], 'user_id': before['user_id'],
+             'zone': zone, 'power_state': 0},
+            {'status': shown['status'], 'image': shown['image']['id'],
+             'flavor': shown['flavor'], 'user_id': shown['user_id'],
+             'zone': shown['OS-EXT-AZ:availability_zone'],
+             'power_state': shown['OS-EXT-STS:power_state']}, rule)
+
+        rule = ('at %s a filtered list skips servers of a down cell' %
+                PARTIAL)
+        self.assertIsNone(self._entry('/servers?name=%s' % name, server_id,
+                                      PARTIAL), rule)
+
+        rule = 'at %s GET /servers/{id} of a down cell is a 500' % BEFORE
+        status, _ = self.raw.call('GET', '/servers/%s' % server_id, BEFORE)
+        self.assertEqual(500, status, rule)
+        rule = 'at %s GET /servers leaves out servers of a down cell' % BEFORE
+        self.assertIsNone(self._entry('/servers', server_id, BEFORE), rule)
+
+        rule = ('at %s GET /os-services shows a down cell\'s computes as '
+                '{binary, host, status: UNKNOWN}' % PARTIAL)
+        services = self.admin_raw.get('/os-services', PARTIAL)['services']
+        computes = [s for s in services if s.get('host') in hosts and
+                    s.get('binary') == 'nova-compute']
+        self.assertEqual(
+            [{'binary': 'nova-compute', 'host': h, 'status': 'UNKNOWN'}
+             for h in hosts],
+            sorted(computes, key=lambda s: s['host']), rule)
+
+        fault.cell_up(cell)
+        self.wait_for('cell %s to be back' % cell, lambda: self.raw.get(
+            '/servers/%s' % server_id, PARTIAL)['server']['status'] ==
+            'ACTIVE')
+        back = self.raw.get('/servers/%s' % server_id, PARTIAL)['server']
+        self.assertTrue(SHOW_KEYS < set(back), 'after the cell is back the '
+                        'full record returns')
