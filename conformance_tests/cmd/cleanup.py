@@ -1,9 +1,10 @@
-"""`conformance cleanup`: remove what an interrupted run left behind.
+"""`conformance cleanup`: repair what an interrupted run left behind.
 
-Tests remove their own resources, also when they fail; a run killed
-mid-way cannot. Everything the suite creates carries the configured
-prefix, so this removes exactly that: resource providers named
-<prefix>-*, then CUSTOM_<PREFIX>_* resource classes and traits.
+Tests remove their own resources and bring back any cell they took down,
+also when they fail; a run killed mid-way cannot. This brings the
+configured cell ([conformance] cell_down_name) up, then removes what
+carries the configured prefix: resource providers named <prefix>-*, then
+CUSTOM_<PREFIX>_* resource classes and traits.
 """
 
 import os
@@ -51,6 +52,19 @@ def _client(conf_path):
     return client, conf.conformance.resource_prefix
 
 
+def _bring_cell_back(conf_path, say):
+    """A run killed during an outage leaves its cell down: bring it up."""
+    from tempest import config
+
+    from conformance_tests.common import faults
+    conf = config.CONF
+    fault = faults.backend(conf)
+    cell = conf.conformance.cell_down_name
+    if fault and cell:
+        fault.cell_up(cell)
+        say('cell %s is up' % cell)
+
+
 def cmd_cleanup(args, say=print):
     conf_path = os.path.abspath(args.tempest_conf or os.path.join(
         args.workdir, 'workspace', 'etc', 'tempest.conf'))
@@ -74,6 +88,7 @@ def cmd_cleanup(args, say=print):
         for name in classes + traits:
             say('  %s' % name)
         return 0
+    _bring_cell_back(conf_path, say)
     from conformance_tests.services.placement import topology_client
     for p in providers:
         topology_client.ignore_not_found(client.delete_provider, p['uuid'])

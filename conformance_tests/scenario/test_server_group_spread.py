@@ -180,7 +180,7 @@ class ServerGroupSpreadTest(base.ServersMixin, test.BaseTestCase):
             found = self.servers.list_servers(
                 detail=True, name='^%s' % name)['servers']
             for server in found:
-                self.addCleanup(self._delete_server, server['id'])
+                self.addCleanup(self.delete_server, server['id'])
             self.assertEqual(count, len(found), '%s: one request for %d '
                              'servers made %d' % (rule, count, len(found)))
             settled = [self._settle(s['id']) for s in found]
