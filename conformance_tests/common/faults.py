@@ -41,20 +41,31 @@ def skip_reason(conf):
     return None
 
 
+def hold_cloud(test, conf, exclusive):
+    """Share the cloud with other compute scenarios, or have it alone.
+
+    Scenarios that boot servers or count usage hold the cloud shared; a
+    disruptive one (a cell outage) holds it exclusively, so no other
+    worker's servers are scheduled, counted or settled while a cell is
+    down. A readers-writer file lock per cloud, across the test workers
+    of this machine; released by the test's last cleanup.
+    """
+    key = re.sub(r'[^A-Za-z0-9_.-]', '_', conf.identity.uri_v3 or 'cloud')
+    lock = open(os.path.join(tempfile.gettempdir(),
+                             'conformance-%s.lock' % key), 'w')
+    fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+    test.addCleanup(lock.close)  # closing the file releases the lock
+
+
 def take_cell_down(test, conf):
     """Take the configured cell down for the rest of ``test``.
 
-    Outages are exclusive across test workers on this machine (a file
-    lock per cell), and the cell is brought back by the test's cleanups,
-    also when it fails. Returns (back end, cell name).
+    The test must hold the cloud exclusively (hold_cloud). The cell is
+    brought back by the test's cleanups, also when it fails. Returns
+    (back end, cell name).
     """
     cell = conf.conformance.cell_down_name
     fault = backend(conf)
-    lock_path = os.path.join(tempfile.gettempdir(), 'conformance-cell-%s.lock'
-                             % re.sub(r'[^A-Za-z0-9_.-]', '_', cell))
-    lock = open(lock_path, 'w')
-    fcntl.flock(lock, fcntl.LOCK_EX)  # waits for another worker's outage
-    test.addCleanup(lock.close)       # closing releases the lock, last
     test.addCleanup(fault.cell_up, cell)
     fault.cell_down(cell)
     return fault, cell

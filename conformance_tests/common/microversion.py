@@ -35,3 +35,13 @@ def skip_reason(service, needed_min, needed_max, conf_min, conf_max):
                     service, needed_max or needed_min, service, conf_max,
                     needed_max or needed_min))
     return None
+
+
+def compute_skip_reason(conf, needed_min, needed_max=None):
+    """Why a compute test cannot run on this cloud, from config, or None."""
+    if not conf.service_available.nova:
+        return ('nova is not available: set [service_available] nova = '
+                'true to run the compute conformance tests')
+    return skip_reason('compute', needed_min, needed_max or needed_min,
+                       conf.compute.min_microversion,
+                       conf.compute.max_microversion)

@@ -7,6 +7,11 @@ from tempest.lib.common import api_microversion_fixture
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import exceptions as lib_exc
+from tempest import test
+
+from conformance_tests.common import faults
+from conformance_tests.common import microversion
+from conformance_tests.services.compute import raw_client
 
 CONF = config.CONF
 
@@ -18,9 +23,11 @@ class ServersMixin(object):
     with networks='none' needs 2.37 or later)."""
 
     compute_microversion = None
+    disruptive = False
 
     def setUp(self):
         super().setUp()
+        faults.hold_cloud(self, CONF, exclusive=self.disruptive)
         self.useFixture(api_microversion_fixture.APIMicroversionFixture(
             compute_microversion=self.compute_microversion))
 
@@ -85,3 +92,33 @@ class ServersMixin(object):
                     host for host, services in (info['hosts'] or {}).items()
                     if services.get('nova-compute', {}).get('available'))
         return []
+
+
+class ComputeScenarioTest(ServersMixin, test.BaseTestCase):
+    """A project user who boots servers, and an admin who reads hosts.
+
+    Subclasses set ``compute_microversion`` (sent by Tempest's clients),
+    ``needs_microversions`` (the range the test uses, for the config-driven
+    skip) and ``disruptive`` (needs a fault back end and permission).
+    """
+
+    credentials = ['primary', 'admin']
+    needs_microversions = None
+
+    @classmethod
+    def skip_checks(cls):
+        super().skip_checks()
+        reason = microversion.compute_skip_reason(
+            CONF, *(cls.needs_microversions or (cls.compute_microversion,)))
+        if not reason and cls.disruptive:
+            reason = faults.skip_reason(CONF)
+        if reason:
+            raise cls.skipException(reason)
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.servers = cls.os_primary.servers_client
+        cls.admin_servers = cls.os_admin.servers_client
+        cls.raw = raw_client.for_manager(cls.os_primary, CONF)
+        cls.admin_raw = raw_client.for_manager(cls.os_admin, CONF)

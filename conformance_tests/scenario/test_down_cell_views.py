@@ -9,12 +9,9 @@ or paging skips them.
 
 from tempest import config
 from tempest.lib import decorators
-from tempest import test
 
 from conformance_tests.common import faults
-from conformance_tests.common import microversion
 from conformance_tests.scenario import base
-from conformance_tests.services.compute import raw_client
 
 CONF = config.CONF
 PARTIAL = '2.69'
@@ -27,36 +24,12 @@ SHOW_KEYS = DETAIL_KEYS | {'image', 'flavor', 'user_id',
 SERVICE_KEYS = {'binary', 'host', 'status'}
 
 
-class DownCellViewsTest(base.ServersMixin, test.BaseTestCase):
+class DownCellViewsTest(base.ComputeScenarioTest):
     """Disruptive: takes [conformance] cell_down_name down, always back."""
 
-    credentials = ['primary', 'admin']
     compute_microversion = PARTIAL
-
-    @classmethod
-    def skip_checks(cls):
-        super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = true')
-        reason = microversion.skip_reason(
-            'compute', BEFORE, PARTIAL, CONF.compute.min_microversion,
-            CONF.compute.max_microversion) or faults.skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
-
-    @classmethod
-    def setup_clients(cls):
-        super().setup_clients()
-        cls.servers = cls.os_primary.servers_client
-        cls.admin_servers = cls.os_admin.servers_client
-        region = CONF.compute.region or CONF.identity.region
-        cls.raw = raw_client.RawComputeClient(
-            cls.os_primary.auth_provider, CONF.compute.catalog_type, region,
-            endpoint_type=CONF.compute.endpoint_type)
-        cls.admin_raw = raw_client.RawComputeClient(
-            cls.os_admin.auth_provider, CONF.compute.catalog_type, region,
-            endpoint_type=CONF.compute.endpoint_type)
+    needs_microversions = (BEFORE, PARTIAL)
+    disruptive = True
 
     def _entry(self, url, server_id, microversion):
         found = [s for s in self.raw.get(url, microversion)['servers']

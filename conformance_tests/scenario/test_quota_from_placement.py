@@ -17,12 +17,9 @@ from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
-from tempest import test
 
 from conformance_tests.common import faults
-from conformance_tests.common import microversion
 from conformance_tests.scenario import base
-from conformance_tests.services.compute import raw_client
 from conformance_tests.services.placement import topology_client
 
 CONF = config.CONF
@@ -34,35 +31,13 @@ PLACEMENT_MODE_ONLY = (
     'with [quota] count_usage_from_placement = True')
 
 
-class QuotaTestBase(base.ServersMixin, test.BaseTestCase):
-    credentials = ['primary', 'admin']
+class QuotaTestBase(base.ComputeScenarioTest):
     compute_microversion = MICROVERSION
-
-    @classmethod
-    def skip_checks(cls):
-        super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = true')
-        reason = microversion.skip_reason(
-            'compute', MICROVERSION, MICROVERSION,
-            CONF.compute.min_microversion, CONF.compute.max_microversion)
-        if reason:
-            raise cls.skipException(reason)
 
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.servers = cls.os_primary.servers_client
-        cls.admin_servers = cls.os_admin.servers_client
         cls.quotas = cls.os_admin.quotas_client
-        region = CONF.compute.region or CONF.identity.region
-        cls.raw = raw_client.RawComputeClient(
-            cls.os_primary.auth_provider, CONF.compute.catalog_type, region,
-            endpoint_type=CONF.compute.endpoint_type)
-        cls.admin_raw = raw_client.RawComputeClient(
-            cls.os_admin.auth_provider, CONF.compute.catalog_type, region,
-            endpoint_type=CONF.compute.endpoint_type)
         cls.placement = topology_client.TopologyClient(
             cls.os_admin.auth_provider, CONF.placement.catalog_type,
             CONF.placement.region or CONF.identity.region,
@@ -251,12 +226,7 @@ class QuotaUsageTest(QuotaTestBase):
 class QuotaCellOutageTest(QuotaTestBase):
     """Disruptive: takes [conformance] cell_down_name down, always back."""
 
-    @classmethod
-    def skip_checks(cls):
-        super().skip_checks()
-        reason = faults.skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
+    disruptive = True
 
     def _all_shown_as(self, ids, status):
         """/servers/detail has a status for normal and down-cell entries."""

@@ -18,9 +18,7 @@ from tempest import config
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
-from tempest import test
 
-from conformance_tests.common import microversion
 from conformance_tests.scenario import base
 
 CONF = config.CONF
@@ -31,22 +29,14 @@ NO_VALID_HOST = 'No valid host was found'
 RETRIES_EXCEEDED = 'Exceeded maximum number of retries'
 
 
-class ServerGroupSpreadTest(base.ServersMixin, test.BaseTestCase):
+class ServerGroupSpreadTest(base.ComputeScenarioTest):
     """Boots real servers, only in the configured zone."""
 
-    credentials = ['primary', 'admin']
+    compute_microversion = MICROVERSION
 
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = true')
-        reason = microversion.skip_reason(
-            'compute', MICROVERSION, MICROVERSION,
-            CONF.compute.min_microversion, CONF.compute.max_microversion)
-        if reason:
-            raise cls.skipException(reason)
         if not CONF.conformance.anti_affinity_zone:
             raise cls.skipException(
                 'set [conformance] anti_affinity_zone to an availability '
@@ -56,11 +46,7 @@ class ServerGroupSpreadTest(base.ServersMixin, test.BaseTestCase):
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.servers = cls.os_primary.servers_client
         cls.groups = cls.os_primary.server_groups_client
-        cls.admin_servers = cls.os_admin.servers_client
-
-    compute_microversion = MICROVERSION
 
     def setUp(self):
         super().setUp()

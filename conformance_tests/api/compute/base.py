@@ -5,6 +5,7 @@ from tempest.lib.common.utils import test_utils
 from tempest import test
 
 from conformance_tests.common import gabbi_runner
+from conformance_tests.common import microversion
 
 CONF = config.CONF
 
@@ -18,10 +19,9 @@ class ComputeGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = '
-                'true to run the compute conformance tests')
+        reason = microversion.compute_skip_reason(CONF, '2.1')
+        if reason:
+            raise cls.skipException(reason)
 
     @classmethod
     def setup_clients(cls):

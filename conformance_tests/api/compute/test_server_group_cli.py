@@ -42,12 +42,7 @@ class ServerGroupCLITest(test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = true')
-        reason = microversion.skip_reason(
-            'compute', MICROVERSION, MICROVERSION,
-            CONF.compute.min_microversion, CONF.compute.max_microversion)
+        reason = microversion.compute_skip_reason(CONF, MICROVERSION)
         if reason:
             raise cls.skipException(reason)
         if not _openstack_command():

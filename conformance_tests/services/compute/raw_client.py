@@ -35,3 +35,11 @@ class RawComputeClient(rest_client.RestClient):
             raise AssertionError('GET %s at %s -> %s %s' % (
                 url, microversion, status, str(body)[:300]))
         return body
+
+
+def for_manager(manager, conf):
+    """A raw client with the credentials of a Tempest client manager."""
+    return RawComputeClient(
+        manager.auth_provider, conf.compute.catalog_type,
+        conf.compute.region or conf.identity.region,
+        endpoint_type=conf.compute.endpoint_type)
