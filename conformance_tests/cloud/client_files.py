@@ -23,10 +23,6 @@ class WorkspaceError(Exception):
     pass
 
 
-def _private_open(path):
-    return secrets.private_open(path)
-
-
 def tempest_conf(identity_uri, region, admin, placement_range, mutant,
                  log_dir, compute_range=None, count_usage_from_placement=True,
                  control=None):
@@ -94,14 +90,15 @@ def write_all(workdir, workspace, identity_uri, region, admin,
                                 os.path.join(workspace, 'logs'),
                                 compute_range, count_usage_from_placement,
                                 control))
-    with _private_open(os.path.join(workspace, 'etc', 'tempest.conf')) as f:
+    tempest_conf_path = os.path.join(workspace, 'etc', 'tempest.conf')
+    with secrets.private_open(tempest_conf_path) as f:
         conf.write(f)
     accounts = [{'username': admin['username'],
                  'project_name': admin['project_name'],
                  'domain_name': 'Default',
                  'password': admin['password'],
                  'roles': ['admin']}]
-    with _private_open(os.path.join(workdir, 'accounts.yaml')) as f:
+    with secrets.private_open(os.path.join(workdir, 'accounts.yaml')) as f:
         yaml.safe_dump(accounts, f, default_flow_style=False)
     clouds = {'clouds': {'conformance-admin': {
         'auth': {'auth_url': identity_uri, 'username': admin['username'],
@@ -110,7 +107,7 @@ def write_all(workdir, workspace, identity_uri, region, admin,
                  'user_domain_name': 'Default',
                  'project_domain_name': 'Default'},
         'region_name': region, 'identity_api_version': 3}}}
-    with _private_open(os.path.join(workdir, 'clouds.yaml')) as f:
+    with secrets.private_open(os.path.join(workdir, 'clouds.yaml')) as f:
         yaml.safe_dump(clouds, f, default_flow_style=False)
 
 

@@ -140,10 +140,11 @@ class EmbeddedCloud(object):
             self._write_state()
             keystone = self.services[0]
             self._wait_ready(keystone, started)
-            self._register(secrets)
+            token = catalog.admin_token(self.identity_uri(), secrets['admin'])
+            self._register(secrets, token)
             for service in self.services[1:]:
                 self._wait_ready(service, started)
-            self._prepare_compute(secrets)
+            self._prepare_compute(token)
             self._write_client_files(secrets)
         except client_files.WorkspaceError as e:
             self.down(quiet=True)
@@ -198,8 +199,7 @@ class EmbeddedCloud(object):
         raise CloudError('%s did not answer on %s within %d s; see %s' % (
             service.name, url, timeout, self.service_dir))
 
-    def _register(self, secrets):
-        token = catalog.admin_token(self.identity_uri(), secrets['admin'])
+    def _register(self, secrets, token):
         registrar = catalog.Registrar(self.identity_uri(), token, REGION)
         project_id = registrar.project('service')
         for service in self.services[1:]:
@@ -212,9 +212,8 @@ class EmbeddedCloud(object):
         open(os.path.join(self.service_dir,
                           compute_layout.CATALOG_READY), 'w').close()
 
-    def _prepare_compute(self, secrets):
-        """What an operator does once: the scheduling zone's aggregate."""
-        token = catalog.admin_token(self.identity_uri(), secrets['admin'])
+    def _prepare_compute(self, token):
+        """What an operator does once: the zones' aggregates."""
         nova = self._service('nova').catalog_url(self.host)
         headers = {'OpenStack-API-Version': 'compute 2.64'}
         for zone, hosts in compute_layout.ZONES.items():

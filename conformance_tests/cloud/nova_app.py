@@ -14,6 +14,7 @@ on a socket; placement is served from the same process because nova's
 in-process services and the suite must see one and the same placement.
 """
 
+import functools
 import os
 import threading
 import time
@@ -27,6 +28,7 @@ from conformance_tests.cloud import secrets as cloud_secrets  # noqa: E402
 from conformance_tests.cloud import wsgi_server  # noqa: E402
 
 
+@functools.lru_cache(maxsize=None)
 def _harness_class():
     from nova import test
 

@@ -11,6 +11,7 @@ import logging
 import signal
 import socketserver
 import sys
+import threading
 from wsgiref import simple_server
 
 LOG = logging.getLogger('conformance.cloud.access')
@@ -31,7 +32,6 @@ class _Server(socketserver.ThreadingMixIn, simple_server.WSGIServer):
 
 
 def _make(app, host, port, serialise=True):
-    import threading
     lock = threading.Lock()
 
     def guarded(environ, start_response):

@@ -89,13 +89,14 @@ def cmd_cleanup(args, say=print):
             say('  %s' % name)
         return 0
     _bring_cell_back(conf_path, say)
-    from conformance_tests.services.placement import topology_client
+    from tempest.lib.common.utils import test_utils
+    ignore_gone = test_utils.call_and_ignore_notfound_exc
     for p in providers:
-        topology_client.ignore_not_found(client.delete_provider, p['uuid'])
+        ignore_gone(client.delete_provider, p['uuid'])
     for name in classes:
-        topology_client.ignore_not_found(client.delete_resource_class, name)
+        ignore_gone(client.delete_resource_class, name)
     for name in traits:
-        topology_client.ignore_not_found(client.delete_trait, name)
+        ignore_gone(client.delete_trait, name)
     say('removed %d providers, %d resource classes, %d traits' % (
         len(providers), len(classes), len(traits)))
     return 0

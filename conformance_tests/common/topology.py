@@ -13,7 +13,7 @@ with the test, so the topology is removed even when the test fails.
 import re
 import uuid
 
-from conformance_tests.services.placement import topology_client
+from tempest.lib.common.utils import test_utils
 
 SHARING_TRAIT = 'MISC_SHARES_VIA_AGGREGATE'
 
@@ -41,13 +41,13 @@ def build(client, spec, prefix, add_cleanup):
     for rc in spec.get('resource_classes', []):
         full = _custom_name(prefix, run_id, rc)
         client.create_resource_class(full)
-        add_cleanup(topology_client.ignore_not_found,
+        add_cleanup(test_utils.call_and_ignore_notfound_exc,
                     client.delete_resource_class, full)
         topo.add('RC_' + rc, full)
     for trait in spec.get('traits', []):
         full = _custom_name(prefix, run_id, trait)
         client.create_trait(full)
-        add_cleanup(topology_client.ignore_not_found,
+        add_cleanup(test_utils.call_and_ignore_notfound_exc,
                     client.delete_trait, full)
         topo.add('TRAIT_' + trait, full)
     for agg in spec.get('aggregates', []) + spec.get('absent_aggregates', []):
@@ -61,7 +61,7 @@ def build(client, spec, prefix, add_cleanup):
             topo.environ[parent.upper()] if parent else None)
         # Registered after the children's parents: cleanups run in
         # reverse, so children are deleted before their parents.
-        add_cleanup(topology_client.ignore_not_found,
+        add_cleanup(test_utils.call_and_ignore_notfound_exc,
                     client.delete_provider, rp_uuid)
         topo.add(name, rp_uuid)
         topo.provider_names[rp_uuid] = name

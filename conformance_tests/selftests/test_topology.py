@@ -4,10 +4,10 @@ import re
 import uuid
 
 import testtools
+from tempest.lib.common.utils import test_utils
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import topology
-from conformance_tests.services.placement import topology_client
 
 CUSTOM = re.compile(r'^CUSTOM_[A-Z0-9_]+$')
 
@@ -198,7 +198,7 @@ class BuildTest(testtools.TestCase):
     def test_cleanups_ignore_not_found(self):
         self.build()
         for func, _args in self.cleanups:
-            self.assertIs(topology_client.ignore_not_found, func)
+            self.assertIs(test_utils.call_and_ignore_notfound_exc, func)
 
     def test_cleanups_remove_children_first_and_classes_last(self):
         self.build()
@@ -256,16 +256,17 @@ class IgnoreNotFoundTest(testtools.TestCase):
         def gone(name):
             raise lib_exc.NotFound(name)
 
-        self.assertIsNone(topology_client.ignore_not_found(gone, 'x'))
+        self.assertIsNone(test_utils.call_and_ignore_notfound_exc(gone, 'x'))
 
     def test_other_errors_propagate(self):
         def broken(name):
             raise RuntimeError(name)
 
-        self.assertRaises(RuntimeError, topology_client.ignore_not_found,
+        self.assertRaises(RuntimeError,
+                          test_utils.call_and_ignore_notfound_exc,
                           broken, 'x')
 
     def test_arguments_are_passed(self):
         seen = []
-        topology_client.ignore_not_found(seen.append, 'x')
+        test_utils.call_and_ignore_notfound_exc(seen.append, 'x')
         self.assertEqual(['x'], seen)

@@ -8,7 +8,6 @@ on create 1.20) and is far below anything a supported cloud offers.
 import json
 
 from tempest.lib.common import rest_client
-from tempest.lib import exceptions as lib_exc
 
 SETUP_MICROVERSION = '1.20'
 
@@ -80,10 +79,3 @@ class TopologyClient(rest_client.RestClient):
         if user_id:
             url += '&user_id=%s' % user_id
         return self._json('GET', url)['usages']
-
-
-def ignore_not_found(func, *args):
-    try:
-        func(*args)
-    except lib_exc.NotFound:
-        pass
