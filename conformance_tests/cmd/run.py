@@ -1,5 +1,6 @@
 """`conformance run`, `mutants` and `report`."""
 
+import configparser
 import json
 import os
 import shutil
@@ -32,6 +33,7 @@ def add_parsers(sub, common, cloud_options):
         'run against the cloud this tempest.conf describes instead of '
         'starting the embedded cloud (skips are then allowed)'))
     run.add_argument('--concurrency', type=int, default=2)
+    _scope_options(run)
     run.set_defaults(func=cmd_run)
 
     mut = sub.add_parser('mutants', help=(
@@ -43,7 +45,11 @@ def add_parsers(sub, common, cloud_options):
                      help='list the mutants and exit')
     mut.add_argument('--only', action='append', metavar='NAME',
                      help='run only this mutant (repeatable)')
+    mut.add_argument('--matrix', action='store_true', help=(
+        'run every in-scope test against each mutant and record which '
+        'capabilities it trips (slow); default: only its targets\' tests'))
     mut.add_argument('--concurrency', type=int, default=2)
+    _scope_options(mut)
     mut.set_defaults(func=cmd_mutants)
 
     rep = sub.add_parser('report', help=(
@@ -53,8 +59,51 @@ def add_parsers(sub, common, cloud_options):
                                        '<workdir>/%s)' % SUBUNIT)
     rep.add_argument('--target', help='what the tests ran against')
     rep.add_argument('--allow-skips', action='store_true',
-                     help='skipped capabilities do not fail the report')
+                     help='partial capabilities do not fail the report')
+    rep.add_argument('--profile', default=profiles.DEFAULT,
+                     choices=profiles.names(),
+                     help='whose expectations to judge by (default: '
+                          '%(default)s)')
+    _scope_options(rep)
     rep.set_defaults(func=cmd_report)
+
+    sel = sub.add_parser('select', help=(
+        'print the Tempest regex of a scope (derived from guidelines/)'))
+    _scope_options(sel)
+    sel.set_defaults(func=cmd_select)
+
+
+def _scope_options(parser):
+    parser.add_argument('--seed', action='append', metavar='NNN', help=(
+        'only the capabilities of this seed, e.g. 003 (repeatable; '
+        'default: every seed)'))
+    parser.add_argument('--capability', action='append', metavar='ID',
+                        help='only this capability (repeatable)')
+
+
+class Scope(object):
+    """What a run covers: capability ids and the tests behind them."""
+
+    def __init__(self, args):
+        try:
+            self.capabilities = guidelines.load_all()
+            self.ids = guidelines.select(self.capabilities, args.seed,
+                                         args.capability)
+        except guidelines.GuidelineError as e:
+            raise CommandError(str(e))
+        self.test_ids = guidelines.test_ids(self.capabilities, self.ids)
+
+    def regex(self, ids=None):
+        try:
+            return tempest_runner.selection_regex(
+                guidelines.test_ids(self.capabilities, ids or self.ids))
+        except tempest_runner.RunError as e:
+            raise CommandError(str(e))
+
+
+def cmd_select(args):
+    print(Scope(args).regex())
+    return 0
 
 
 def _embedded_target(profile):
@@ -66,18 +115,22 @@ def _embedded_target(profile):
 
 def cmd_run(args):
     started = time.monotonic()
+    scope = Scope(args)
     workdir = args.workdir
     if args.profile != profiles.DEFAULT and workdir == DEFAULT_WORKDIR:
         workdir = os.path.join(workdir, args.profile)
     workdir = os.path.abspath(workdir)
     os.makedirs(workdir, exist_ok=True)
     subunit_path = os.path.join(workdir, SUBUNIT)
+    ui.say('scope: %d of %d capabilities, %d tests' % (
+        len(scope.ids), len(scope.capabilities), len(scope.test_ids)))
     try:
         if args.tempest_conf:
             workspace = _vendor_workspace(workdir, args.tempest_conf)
             target = 'cloud of %s' % os.path.abspath(args.tempest_conf)
             results = tempest_runner.run(workspace, subunit_path, ui.say,
-                                         args.concurrency)
+                                         args.concurrency,
+                                         regex=scope.regex())
         else:
             target = _embedded_target(args.profile)
             cloud = launcher.EmbeddedCloud(
@@ -87,34 +140,51 @@ def cmd_run(args):
             try:
                 ui.say('running the suite through Tempest')
                 results = tempest_runner.run(cloud.workspace, subunit_path,
-                                             ui.say, args.concurrency)
+                                             ui.say, args.concurrency,
+                                             regex=scope.regex())
             finally:
                 cloud.down()
     except (launcher.CloudError, tempest_runner.RunError) as e:
         raise CommandError(str(e))
-    return _report(workdir, results, target,
+    return _report(workdir, results, target, scope,
                    allow_skips=bool(args.tempest_conf),
                    duration=time.monotonic() - started,
                    profile=args.profile)
 
 
 def _vendor_workspace(workdir, tempest_conf):
-    if not os.path.isfile(tempest_conf):
-        raise CommandError('--tempest-conf %s: no such file' % tempest_conf)
+    _check_tempest_conf(tempest_conf)
     workspace = os.path.join(workdir, 'vendor-workspace')
-    client_files.ensure_workspace(workdir, workspace)
+    try:
+        client_files.ensure_workspace(workdir, workspace)
+    except client_files.WorkspaceError as e:
+        raise CommandError(str(e))
     shutil.copyfile(tempest_conf, os.path.join(workspace, 'etc',
                                                'tempest.conf'))
     return workspace
 
 
-def _report(workdir, results, target, allow_skips, duration=None,
-            profile=profiles.DEFAULT):
+def _check_tempest_conf(path):
+    """Refuse, in one line, a file that cannot be a tempest.conf."""
+    if not os.path.isfile(path):
+        raise CommandError('--tempest-conf %s: no such file' % path)
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
-        caps = build.verdicts(guidelines.load_all(), results, profile)
-    except guidelines.GuidelineError as e:
-        raise CommandError(str(e))
+        parser.read(path)
+    except (configparser.Error, UnicodeDecodeError) as e:
+        raise CommandError('--tempest-conf %s is not a tempest.conf (INI) '
+                           'file: %s' % (path, str(e).splitlines()[0]))
+    if not parser.has_section('identity') and not parser.has_section('auth'):
+        raise CommandError('--tempest-conf %s is not a tempest.conf: it has '
+                           'no [identity] or [auth] section' % path)
+
+
+def _report(workdir, results, target, scope, allow_skips, duration=None,
+            profile=profiles.DEFAULT):
+    caps = build.verdicts(scope.capabilities, results, profile,
+                          scope=set(scope.ids))
     summary = build.summarise(caps, results, target, allow_skips, duration)
+    summary['profile'] = profile
     json_path, md_path = build.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
     ui.say('report: %s and %s%s' % (
@@ -124,13 +194,16 @@ def _report(workdir, results, target, allow_skips, duration=None,
 
 
 def cmd_report(args):
+    scope = Scope(args)
     workdir = os.path.abspath(args.workdir)
     path = args.subunit or os.path.join(workdir, SUBUNIT)
     if not os.path.exists(path):
         raise CommandError('no results at %s: run `conformance run` first '
                            'or pass --subunit' % path)
-    with open(path, 'rb') as f:
-        results = results_mod.read(f)
+    try:
+        results = results_mod.read_file(path)
+    except results_mod.NotSubunit as e:
+        raise CommandError(str(e))
     target = args.target
     allow_skips = args.allow_skips
     if not target:
@@ -140,17 +213,20 @@ def cmd_report(args):
         except (OSError, ValueError, KeyError):
             raise CommandError('say what the tests ran against with --target')
         target = previous['target']
-        allow_skips = allow_skips or 'embedded' not in target
-    return _report(workdir, results, target, allow_skips=allow_skips)
+        allow_skips = allow_skips or previous.get('skips_allowed', False)
+    return _report(workdir, results, target, scope, allow_skips=allow_skips,
+                   profile=args.profile)
 
 
 def cmd_mutants(args):
     known = mutants_mod.all_mutants()
     if args.list:
         for m in known:
-            print('%-26s %-10s %s' % (m.name, m.service, m.rule))
+            print('%-34s %-10s %s [targets: %s]' % (
+                m.name, m.service, m.rule, ', '.join(m.targets)))
         return 0
-    chosen = known
+    scope = Scope(args)
+    chosen = [m for m in known if set(m.targets) & set(scope.ids)]
     if args.only:
         try:
             chosen = [mutants_mod.get(n) for n in args.only]
@@ -159,48 +235,97 @@ def cmd_mutants(args):
     started = time.monotonic()
     workdir = os.path.abspath(args.workdir)
     mutant_dir = os.path.join(workdir, 'mutant-cloud')
-    caps = guidelines.load_all()
     outcome = []
     for k, mutant in enumerate(chosen, 1):
         ui.say('mutant %d of %d: %s (breaks: %s)' % (
             k, len(chosen), mutant.name, mutant.rule))
-        cloud = launcher.EmbeddedCloud(mutant_dir, port_base=args.port_base,
-                                       mutant=mutant.name,
-                                       say=lambda m: None)
-        try:
-            cloud.up()
-            try:
-                results = tempest_runner.run(
-                    cloud.workspace, os.path.join(
-                        mutant_dir, 'mutant-%s.subunit' % mutant.name),
-                    ui.say, args.concurrency, quiet=True,
-                    regex=mutant.scope)
-            finally:
-                cloud.down(quiet=True)
-        except (launcher.CloudError, tempest_runner.RunError) as e:
-            raise CommandError('mutant %s: %s' % (mutant.name, e))
-        failing = sorted(r['name'].rsplit('.', 1)[-1]
-                         for r in results.values() if r['status'] == 'fail')
-        failing_ids = set(k for k, r in results.items()
-                          if r['status'] == 'fail')
-        failing_caps = [c['id'] for c in caps
-                        if failing_ids & set(c['tests'])]
-        outcome.append({'name': mutant.name, 'service': mutant.service,
-                        'rule': mutant.rule, 'killed': bool(failing),
-                        'capabilities': failing_caps,
-                        'failing_tests': failing})
-        ui.say('  %s' % ('killed by %d test(s): %s' % (
-            len(failing), ', '.join(failing)) if failing else
-            'SURVIVED: no test failed'))
+        outcome.append(_run_mutant(args, scope, mutant, mutant_dir))
+        ui.say('  ' + _mutant_line(outcome[-1]))
     survived = [m['name'] for m in outcome if not m['killed']]
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
         json.dump({'mutants': outcome, 'summary': {
+            'profile': args.profile, 'matrix': bool(args.matrix),
             'mutants': len(outcome), 'killed': len(outcome) - len(survived),
             'survived': survived,
             'duration_s': round(time.monotonic() - started, 1)}}, f,
             indent=2)
-    ui.say('%d mutants: %d killed, %d survived%s; wrote %s' % (
+    ui.say('%d mutants: %d killed, %d survived%s; wrote %s (%.0f s)' % (
         len(outcome), len(outcome) - len(survived), len(survived),
-        ' (%s)' % ', '.join(survived) if survived else '', path))
+        ' (%s)' % ', '.join(survived) if survived else '', path,
+        time.monotonic() - started))
     return 1 if survived else 0
+
+
+def _run_mutant(args, scope, mutant, mutant_dir):
+    """Run one mutant; killed only by a failed assertion of a test of a
+    capability it targets that the clean cloud must pass."""
+    started = time.monotonic()
+    by_id = {c['id']: c for c in scope.capabilities}
+    unknown = [t for t in mutant.targets if t not in by_id]
+    if unknown:
+        raise CommandError('mutant %s targets unknown capabilities: %s' % (
+            mutant.name, ', '.join(unknown)))
+    judged = [t for t in mutant.targets if build.expectation(
+        by_id[t], args.profile)['status'] == 'pass']
+    if not judged:
+        raise CommandError('mutant %s: every target is expected to fail or '
+                           'skip in profile %s, so nothing can kill it' % (
+                               mutant.name, args.profile))
+    run_ids = scope.ids if args.matrix else mutant.targets
+    cloud = launcher.EmbeddedCloud(mutant_dir, port_base=args.port_base,
+                                   mutant=mutant.name, say=lambda m: None,
+                                   **profiles.settings(args.profile))
+    try:
+        cloud.up()
+        try:
+            results = tempest_runner.run(
+                cloud.workspace, os.path.join(
+                    mutant_dir, 'mutant-%s.subunit' % mutant.name),
+                ui.say, args.concurrency, quiet=True,
+                regex=scope.regex(run_ids))
+        finally:
+            cloud.down(quiet=True)
+    except (launcher.CloudError, tempest_runner.RunError) as e:
+        raise CommandError('mutant %s: %s' % (mutant.name, e))
+    return mutant_outcome(mutant, scope.capabilities, results, judged,
+                          time.monotonic() - started)
+
+
+def mutant_outcome(mutant, capabilities, results, judged, duration=0.0):
+    """killed_by: targets with a test that failed an assertion;
+    collateral: other capabilities that did; errors: tests that errored
+    (never a kill)."""
+    tripped = []
+    for cap in capabilities:
+        if any(results.get(t, {}).get('kind') == results_mod.ASSERTION
+               for t in cap['tests']):
+            tripped.append(cap['id'])
+    killed_by = [c for c in tripped if c in judged]
+    errors = sorted('%s: %s' % (r['name'], (r['message'] or '').strip()
+                                .splitlines()[0][:200] if r['message']
+                                else r['kind'])
+                    for r in results.values()
+                    if r['status'] == 'fail' and
+                    r['kind'] != results_mod.ASSERTION)
+    return {'name': mutant.name, 'service': mutant.service,
+            'rule': mutant.rule, 'targets': list(mutant.targets),
+            'killed': bool(killed_by), 'killed_by': killed_by,
+            'collateral': [c for c in tripped if c not in mutant.targets],
+            'errors': errors,
+            'failing_tests': sorted(
+                r['name'].rsplit('.', 1)[-1] for r in results.values()
+                if r['status'] == 'fail'),
+            'duration_s': round(duration, 1)}
+
+
+def _mutant_line(outcome):
+    if outcome['killed']:
+        line = 'killed by %s' % ', '.join(outcome['killed_by'])
+    else:
+        line = 'SURVIVED: no test of %s failed an assertion' % ', '.join(
+            outcome['targets'])
+    if outcome['errors']:
+        line += ' (%d test error(s), not kills: %s)' % (
+            len(outcome['errors']), '; '.join(outcome['errors'])[:300])
+    return line + ' [%.0f s]' % outcome['duration_s']

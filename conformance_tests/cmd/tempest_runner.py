@@ -6,6 +6,7 @@ to a file and read as it arrives so that a person sees "test n of N".
 
 import io
 import os
+import re
 import subprocess
 import sys
 
@@ -15,6 +16,11 @@ import testtools
 from conformance_tests.report import results as results_mod
 
 TEST_REGEX = r'^conformance_tests\.'
+STESTR_CONF = """[DEFAULT]
+test_path=%s
+top_dir=%s
+group_regex=([^\\.]*\\.)*
+"""
 
 
 def _tempest():
@@ -25,13 +31,50 @@ class RunError(Exception):
     pass
 
 
+def selection_regex(test_ids):
+    """The Tempest regex that selects exactly the tests with these
+    idempotent ids (Tempest lists a test as name[id-<uuid>,...])."""
+    if not test_ids:
+        raise RunError('nothing to run: the scope selects no test')
+    bad = [t for t in test_ids if not re.match(r'^[0-9a-fA-F-]+$', t)]
+    if bad:
+        raise RunError('not an idempotent id: %s' % ', '.join(bad))
+    return r'^conformance_tests\..*[\[,]id-(%s)[\],]' % '|'.join(
+        sorted(test_ids))
+
+
+def point_discovery_here(workspace):
+    """Make the workspace discover tests with this interpreter's Tempest.
+
+    `tempest init` writes its own installation's path into .stestr.conf;
+    a workspace made from another virtualenv (e.g. .tox/conformance, then
+    used from .tox/check) would import Tempest twice and fail discovery
+    with "module incorrectly imported". Rewritten before every run.
+    """
+    import tempest
+    top = os.path.dirname(os.path.dirname(os.path.abspath(tempest.__file__)))
+    with open(os.path.join(workspace, '.stestr.conf'), 'w') as f:
+        f.write(STESTR_CONF % (os.path.join(top, 'tempest', 'test_discover'),
+                               top))
+
+
+def _last_error_line(text):
+    """Tempest's own last error line, never a bare '?'."""
+    lines = [line.strip() for line in (text or '').splitlines()
+             if line.strip()]
+    if not lines:
+        return 'no output (see the workspace\'s logs/)'
+    return lines[-1][-400:]
+
+
 def list_tests(workspace, regex=TEST_REGEX):
+    point_discovery_here(workspace)
     done = subprocess.run(
         [_tempest(), 'run', '--list-tests', '--regex', regex],
         cwd=workspace, capture_output=True, text=True)
     if done.returncode:
         raise RunError('`tempest run --list-tests` failed in %s: %s' % (
-            workspace, (done.stderr.strip().splitlines() or ['?'])[-1]))
+            workspace, _last_error_line(done.stderr or done.stdout)))
     return [line for line in done.stdout.splitlines()
             if line.startswith('conformance_tests.')]
 
@@ -72,8 +115,8 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
     """Run the tests; return {idempotent id: result} from the stream."""
     total = len(list_tests(workspace, regex))
     if total == 0:
-        raise RunError('Tempest finds no conformance test: is the plugin '
-                       'installed in this environment?')
+        raise RunError('Tempest finds no conformance test for this scope: '
+                       'is the plugin installed in this environment?')
     log_path = os.path.join(workspace, 'logs', 'tempest-run.log')
     with open(subunit_path, 'wb') as sink, open(log_path, 'wb') as log:
         proc = subprocess.Popen(
@@ -89,4 +132,9 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
         progress.stopTestRun()
         proc.wait()
     with open(subunit_path, 'rb') as f:
-        return results_mod.read(f)
+        results = results_mod.read(f)
+    if not results:
+        with open(log_path) as f:
+            raise RunError('Tempest ran no test (exit %s): %s' % (
+                proc.returncode, _last_error_line(f.read())))
+    return results

@@ -1,57 +1,143 @@
 """Per-capability verdicts, and the JSON and Markdown reports.
 
-A capability passes when every test behind it passes, fails when any
-fails or did not run, and is skipped when all its tests skipped. What is
-expected of it is 'pass', unless guidelines/ say otherwise: `expect:
-{<profile>: fail|skip}` for a run profile (the legacy-quota contrast), or
-`expected_fail: <reason>` where upstream itself gets the rule wrong. A
-failure that is expected is reported 'expected-fail'; a pass where a
-failure was expected is 'unexpected-pass'. A run is as expected when no
-capability is 'fail' or 'unexpected-pass', and none is an unexpected
-'skip' (skips are allowed against a vendor's cloud).
+The rules (each has a self-test in selftests/test_build.py):
+- A capability outside the run's scope is `not-in-scope` and never fails
+  a run. Inside it, a test that did not run is a failure.
+- `pass`: every test passed. `fail`: a test failed. `partial`: no test
+  failed and at least one skipped; it is reported with the skip messages
+  and is unexpected on the embedded cloud (skips are allowed against a
+  vendor's cloud).
+- `expected-fail`: the guideline expects a failure (`expected_fail`, or
+  `expect: {<profile>: {status: fail}}`) and every failing test failed an
+  assertion whose message matches the guideline's signature. Any other
+  failure (an error, a timeout, a set-up failure, another assertion) is
+  `fail`, and the report says what was expected and what came.
+- A capability expected to fail that passes is `unexpected-pass`.
+- In the `spec-reference` profile upstream's known deviations are patched
+  to do what the spec says, so `expected_fail` capabilities must pass.
 """
 
 import json
 import os
+import re
 
-BAD = ('fail', 'unexpected-pass')
-
-
-def expected_status(cap, profile):
-    expect = (cap.get('expect') or {}).get(profile)
-    if expect:
-        return expect
-    return 'fail' if cap.get('expected_fail') else 'pass'
+SPEC_REFERENCE = 'spec-reference'
+NOT_IN_SCOPE = 'not-in-scope'
 
 
-def verdicts(capabilities, results, profile='default'):
+def expectation(cap, profile):
+    """{'status': pass|fail|partial, 'signature': regex or None}."""
+    if profile in cap.get('expect', {}):
+        return cap['expect'][profile]
+    if cap.get('expected_fail') and profile != SPEC_REFERENCE:
+        return cap['expected_fail']
+    return {'status': 'pass', 'signature': None}
+
+
+def _did_not_run(test_id):
+    return {'name': None, 'status': 'fail', 'kind': 'error',
+            'message': 'test %s did not run' % test_id, 'requests': 0,
+            'reason': 'test %s is in scope but did not run' % test_id}
+
+
+def _raw_status(tests):
+    statuses = set(t['status'] for t in tests)
+    if 'fail' in statuses:
+        return 'fail'
+    if 'skip' in statuses:
+        return 'partial'
+    return 'pass'
+
+
+def _signature_misses(tests, status, kind, signature):
+    """Tests with `status` that are not of `kind` matching `signature`."""
+    misses = []
+    for test in tests:
+        if test['status'] != status:
+            continue
+        if kind and test['kind'] != kind:
+            misses.append('%s: %s, not an assertion: %s' % (
+                test['name'] or test['id'], test['kind'],
+                _first_line(test['message'])))
+        elif not re.search(signature, test['message'] or '', re.DOTALL):
+            misses.append('%s: %s does not match /%s/: %s' % (
+                test['name'] or test['id'],
+                'assertion' if status == 'fail' else 'skip message',
+                signature, _first_line(test['message'])))
+    return misses
+
+
+def _first_line(text):
+    return (text or '').strip().splitlines()[0][:300] if text else ''
+
+
+def judge(tests, expected):
+    """(status, as_expected, explanation) of one in-scope capability."""
+    raw = _raw_status(tests)
+    want = expected['status']
+    if want == 'fail':
+        if raw == 'pass':
+            return 'unexpected-pass', False, (
+                'expected to fail with /%s/; every test passed' %
+                expected['signature'])
+        if raw == 'partial':
+            return 'partial', False, 'expected to fail with /%s/; a test ' \
+                'skipped' % expected['signature']
+        misses = _signature_misses(tests, 'fail', 'assertion',
+                                   expected['signature'])
+        if misses:
+            return 'fail', False, 'expected a failed assertion matching ' \
+                '/%s/; came: %s' % (expected['signature'], '; '.join(misses))
+        return 'expected-fail', True, ''
+    if want == 'partial':
+        if raw != 'partial':
+            return raw, False, 'expected skips with /%s/; came %s' % (
+                expected['signature'], raw)
+        misses = _signature_misses(tests, 'skip', None,
+                                   expected['signature'])
+        if misses:
+            return 'partial', False, '; '.join(misses)
+        return 'partial', True, ''
+    if raw == 'partial':
+        return 'partial', False, 'skipped: %s' % '; '.join(
+            _first_line(t['message']) for t in tests if t['status'] == 'skip')
+    if raw == 'fail':
+        return 'fail', False, '; '.join(
+            '%s: %s: %s' % (t['name'] or t['id'], t['kind'],
+                            _first_line(t['message']))
+            for t in tests if t['status'] == 'fail')
+    return 'pass', True, ''
+
+
+def verdicts(capabilities, results, profile='default', scope=None):
+    """One verdict per capability; `scope` is the ids in scope (None:
+    all)."""
     out = []
     for cap in capabilities:
-        tests = []
-        for test_id in cap['tests']:
-            result = results.get(test_id, {
-                'name': None, 'status': 'fail', 'requests': 0,
-                'reason': 'test %s did not run' % test_id})
-            tests.append(dict(result, id=test_id))
-        statuses = set(t['status'] for t in tests)
-        if 'fail' in statuses:
-            status = 'fail'
-        elif statuses == {'skip'}:
-            status = 'skip'
-        else:
-            status = 'pass'
-        expected = expected_status(cap, profile)
-        if expected == 'fail':
-            status = {'fail': 'expected-fail',
-                      'pass': 'unexpected-pass'}.get(status, status)
-        out.append({
+        expected = expectation(cap, profile)
+        entry = {
             'id': cap['id'], 'seed': cap['seed'], 'feature': cap['feature'],
-            'rule': cap['rule'], 'status': status, 'expected': expected,
-            'disruptive': cap['disruptive'],
-            'expected_fail_reason': cap.get('expected_fail') or None,
-            'gabbi_requests': sum(t['requests'] for t in tests),
-            'tests': tests,
-        })
+            'rule': cap['rule'], 'disruptive': cap['disruptive'],
+            'expected': expected['status'],
+            'signature': expected.get('signature'),
+            'expected_fail_reason': expected.get('reason') or None,
+        }
+        if scope is not None and cap['id'] not in scope:
+            entry.update(status=NOT_IN_SCOPE, as_expected=True,
+                         explanation='', gabbi_requests=0,
+                         tests=[{'id': t, 'name': None,
+                                 'status': NOT_IN_SCOPE}
+                                for t in cap['tests']])
+            out.append(entry)
+            continue
+        tests = [dict(results.get(t) or _did_not_run(t), id=t)
+                 for t in cap['tests']]
+        status, as_expected, explanation = judge(tests, expected)
+        entry.update(status=status, as_expected=as_expected,
+                     explanation=explanation,
+                     gabbi_requests=sum(t['requests'] for t in tests),
+                     tests=tests)
+        out.append(entry)
     return out
 
 
@@ -59,20 +145,21 @@ def summarise(caps, results, target, allow_skips, duration=None):
     counts = {}
     for cap in caps:
         counts[cap['status']] = counts.get(cap['status'], 0) + 1
-    unexpected = [c['id'] for c in caps if c['status'] in BAD or (
-        c['status'] == 'skip' and c.get('expected') != 'skip'
-        and not allow_skips)]
+    unexpected = [c['id'] for c in caps if not c['as_expected'] and not (
+        allow_skips and c['status'] == 'partial')]
     known = set(t['id'] for c in caps for t in c['tests'])
     unmapped = sorted(k for k in results if k not in known)
     return {
         'target': target,
         'capabilities': len(caps),
+        'in_scope': sum(1 for c in caps if c['status'] != NOT_IN_SCOPE),
         'by_status': counts,
         'tests_run': len(results),
         'gabbi_requests': sum(r['requests'] for r in results.values()),
         'unexpected': unexpected,
         'tests_without_capability': unmapped,
         'as_expected': not unexpected and not unmapped,
+        'skips_allowed': bool(allow_skips),
         'duration_s': round(duration, 1) if duration else None,
     }
 
@@ -91,19 +178,19 @@ def write(workdir, caps, summary):
 def markdown(caps, summary):
     lines = ['# Conformance report', '',
              'Target: %s' % summary['target'], '',
-             '| capability | seed | status | tests | gabbi requests |',
-             '|---|---|---|---|---|']
+             '| capability | seed | status | expected | tests | gabbi '
+             'requests |', '|---|---|---|---|---|---|']
     for cap in caps:
-        lines.append('| %s%s | %s | **%s** | %d | %d |' % (
+        lines.append('| %s%s | %s | **%s** | %s | %d | %d |' % (
             cap['id'], ' (disruptive)' if cap['disruptive'] else '',
-            cap['seed'].split('_')[0], cap['status'], len(cap['tests']),
-            cap['gabbi_requests']))
-    lines += ['', 'Summary: %s capabilities %s; %d tests; %d gabbi requests; '
-              '%s.' % (summary['capabilities'], _counts(summary),
-                       summary['tests_run'], summary['gabbi_requests'],
-                       'as expected' if summary['as_expected']
-                       else 'NOT as expected')]
-    details = [c for c in caps if c['status'] not in ('pass',)]
+            cap['seed'].split('_')[0], cap['status'],
+            _expected_text(cap), len(cap['tests']), cap['gabbi_requests']))
+    lines += ['', 'Summary: %s capabilities (%d in scope): %s; %d tests; '
+              '%d gabbi requests; %s.' % (
+                  summary['capabilities'], summary['in_scope'],
+                  _counts(summary), summary['tests_run'],
+                  summary['gabbi_requests'], _verdict(summary))]
+    details = [c for c in caps if c['status'] not in ('pass', NOT_IN_SCOPE)]
     if details:
         lines += ['', '## Not passing', '']
         for cap in details:
@@ -112,16 +199,34 @@ def markdown(caps, summary):
             if cap['expected_fail_reason']:
                 lines += ['Expected to fail: %s' % cap['expected_fail_reason'],
                           '']
+            if cap['signature']:
+                lines += ['Expected signature: `/%s/`' % cap['signature'], '']
+            if cap['explanation']:
+                lines += ['Not as expected: %s' % cap['explanation'], '']
             for test in cap['tests']:
                 if test['status'] != 'pass':
-                    lines += ['- `%s`: %s' % (
-                        test['name'] or test['id'], test['status'])]
-                    if test['reason']:
+                    lines += ['- `%s`: %s%s' % (
+                        test['name'] or test['id'], test['status'],
+                        ' (%s)' % test['kind'] if test.get('kind') else '')]
+                    if test.get('reason'):
                         lines += ['', '```', test['reason'], '```', '']
     if summary['tests_without_capability']:
         lines += ['', 'Tests that no capability claims: %s' % ', '.join(
             summary['tests_without_capability'])]
     return '\n'.join(lines) + '\n'
+
+
+def _expected_text(cap):
+    if cap['expected'] == 'pass':
+        return 'pass'
+    return '%s /%s/' % (cap['expected'], cap['signature'])
+
+
+def _verdict(summary):
+    if summary['as_expected']:
+        return 'as expected'
+    return 'NOT as expected (%s)' % ', '.join(
+        summary['unexpected'] + summary['tests_without_capability'])
 
 
 def _counts(summary):
@@ -132,16 +237,18 @@ def _counts(summary):
 def table(caps, summary):
     """A short terminal table."""
     width = max(len(c['id']) for c in caps) if caps else 10
-    header = (width, 'capability', 'status', 'tests', 'reqs')
-    rows = ['%-*s  %-15s %5s %6s' % header]
+    header = (width, 'capability', 'status', 'expected', 'tests', 'reqs')
+    rows = ['%-*s  %-15s %-9s %5s %6s' % header]
     for cap in caps:
-        rows.append('%-*s  %-15s %5d %6d' % (
-            width, cap['id'], cap['status'], len(cap['tests']),
-            cap['gabbi_requests']))
-    rows.append('%s capabilities: %s; %d tests, %d gabbi requests: %s' % (
-        summary['capabilities'], _counts(summary), summary['tests_run'],
-        summary['gabbi_requests'],
-        'as expected' if summary['as_expected'] else
-        'NOT as expected (%s)' % ', '.join(
-            summary['unexpected'] + summary['tests_without_capability'])))
+        rows.append('%-*s  %-15s %-9s %5d %6d' % (
+            width, cap['id'], cap['status'], cap['expected'],
+            len(cap['tests']), cap['gabbi_requests']))
+    for cap in caps:
+        if cap['explanation'] and not cap['as_expected']:
+            rows.append('  %s: %s' % (cap['id'], cap['explanation'][:400]))
+    rows.append('%s capabilities (%d in scope): %s; %d tests, %d gabbi '
+                'requests: %s' % (
+                    summary['capabilities'], summary['in_scope'],
+                    _counts(summary), summary['tests_run'],
+                    summary['gabbi_requests'], _verdict(summary)))
     return '\n'.join(rows)

@@ -1,15 +1,81 @@
-"""Capabilities from guidelines/*.yaml, interop-guideline style."""
+"""Capabilities from guidelines/*.yaml, interop-guideline style.
+
+A capability names the spec rule, the tests behind it (by idempotent id)
+and what is expected of it where that is not a plain pass:
+
+    expected_fail:            # upstream itself gets the rule wrong
+      reason: why, in one sentence
+      signature: 'regex the failing assertion must match'
+    expect:                   # per run profile (legacy-quota, ...)
+      legacy-quota:
+        status: fail          # or partial: the tests skip there
+        signature: 'regex of the assertion (fail) or skip message (partial)'
+    no_mutant: why no mutant can break this rule   # else a mutant targets it
+
+An expectation without a signature is refused: a failure is expected only
+when it is the failure the guideline names.
+"""
 
 import glob
 import os
+import re
 
 import yaml
 
 from conformance_tests.common import paths
 
+# What a profile may expect of a capability instead of 'pass'.
+EXPECTABLE = ('fail', 'partial')
+
 
 class GuidelineError(ValueError):
     pass
+
+
+def _expectation(where, raw):
+    if not isinstance(raw, dict):
+        raise GuidelineError('%s: an expectation is a mapping with status '
+                             'and signature' % where)
+    status = raw.get('status', 'fail')
+    if status not in EXPECTABLE:
+        raise GuidelineError('%s: status %r; expected one of %s' % (
+            where, status, ', '.join(EXPECTABLE)))
+    signature = raw.get('signature')
+    if not signature:
+        raise GuidelineError('%s: no signature: name the assertion (or skip '
+                             'message) the expected %s must show' % (
+                                 where, status))
+    try:
+        re.compile(signature)
+    except re.error as e:
+        raise GuidelineError('%s: signature is not a regex: %s' % (where, e))
+    return {'status': status, 'signature': signature,
+            'reason': raw.get('reason') or ''}
+
+
+def _capability(name, doc, cap):
+    for key in ('id', 'rule', 'tests'):
+        if not cap.get(key):
+            raise GuidelineError('%s: a capability lacks %s' % (name, key))
+    where = '%s: %s' % (name, cap['id'])
+    expect = {}
+    for profile, raw in (cap.get('expect') or {}).items():
+        expect[profile] = _expectation(
+            '%s: expect.%s' % (where, profile), raw)
+    expected_fail = None
+    if cap.get('expected_fail'):
+        expected_fail = _expectation('%s: expected_fail' % where,
+                                     dict(cap['expected_fail'],
+                                          status='fail'))
+        if not expected_fail['reason']:
+            raise GuidelineError('%s: expected_fail needs a reason' % where)
+    return {
+        'id': cap['id'], 'seed': doc['seed'], 'feature': doc['feature'],
+        'rule': cap['rule'], 'tests': [str(t) for t in cap['tests']],
+        'expected_fail': expected_fail, 'expect': expect,
+        'no_mutant': cap.get('no_mutant') or None,
+        'disruptive': bool(cap.get('disruptive', False)),
+    }
 
 
 def load_all(directory=None):
@@ -18,27 +84,56 @@ def load_all(directory=None):
     capabilities = []
     seen = {}
     for path in sorted(glob.glob(os.path.join(directory, '*.yaml'))):
+        name = os.path.basename(path)
         with open(path) as f:
             doc = yaml.safe_load(f) or {}
         for key in ('seed', 'feature', 'capabilities'):
             if not isinstance(doc, dict) or not doc.get(key):
-                raise GuidelineError('%s: no %s:' % (
-                    os.path.basename(path), key))
+                raise GuidelineError('%s: no %s:' % (name, key))
         for cap in doc['capabilities']:
-            for key in ('id', 'rule', 'tests'):
-                if not cap.get(key):
-                    raise GuidelineError('%s: a capability lacks %s' % (
-                        os.path.basename(path), key))
-            if cap['id'] in seen:
+            entry = _capability(name, doc, cap)
+            if entry['id'] in seen:
                 raise GuidelineError('%s: capability %s is also in %s' % (
-                    os.path.basename(path), cap['id'], seen[cap['id']]))
-            seen[cap['id']] = os.path.basename(path)
-            capabilities.append({
-                'id': cap['id'], 'seed': doc['seed'],
-                'feature': doc['feature'], 'rule': cap['rule'],
-                'tests': [str(t) for t in cap['tests']],
-                'expected_fail': cap.get('expected_fail'),
-                'expect': cap.get('expect') or {},
-                'disruptive': bool(cap.get('disruptive', False)),
-            })
+                    name, entry['id'], seen[entry['id']]))
+            seen[entry['id']] = name
+            capabilities.append(entry)
     return capabilities
+
+
+def seed_number(cap):
+    """'003' for seed file '003_38a21fbdc4036100.txt'."""
+    return cap['seed'].split('_', 1)[0]
+
+
+def select(capabilities, seeds=(), capability_ids=()):
+    """The ids of the capabilities in scope: all when nothing is named.
+
+    Raises GuidelineError naming what matched nothing, so that a typo in
+    a job's --seed can never select an empty, vacuously green scope.
+    """
+    seeds = [s.split('_', 1)[0] for s in seeds or ()]
+    capability_ids = list(capability_ids or ())
+    known_seeds = sorted(set(seed_number(c) for c in capabilities))
+    for seed in seeds:
+        if seed not in known_seeds:
+            raise GuidelineError('--seed %s: no such seed in guidelines/ '
+                                 '(known: %s)' % (seed,
+                                                  ', '.join(known_seeds)))
+    known_ids = set(c['id'] for c in capabilities)
+    for cap_id in capability_ids:
+        if cap_id not in known_ids:
+            raise GuidelineError('--capability %s: no such capability in '
+                                 'guidelines/' % cap_id)
+    if not seeds and not capability_ids:
+        return [c['id'] for c in capabilities]
+    return [c['id'] for c in capabilities
+            if seed_number(c) in seeds or c['id'] in capability_ids]
+
+
+def test_ids(capabilities, scope):
+    """Idempotent ids of the tests behind the capabilities in scope."""
+    ids = []
+    for cap in capabilities:
+        if cap['id'] in scope:
+            ids.extend(t for t in cap['tests'] if t not in ids)
+    return ids

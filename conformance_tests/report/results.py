@@ -1,4 +1,12 @@
-"""Test results from a subunit v2 stream, keyed by idempotent id."""
+"""Test results from a subunit v2 stream, keyed by idempotent id.
+
+subunit says only 'fail' for both a failed assertion and an error, so the
+kind is read from the traceback: a test *fails an assertion* when its last
+exception is an AssertionError (testtools' MismatchError is one); any
+other exception (a timeout, a client error, a set-up failure) is an
+*error*. Only assertion failures count as a verdict about the cloud: an
+expected failure and a mutant kill need one.
+"""
 
 import re
 
@@ -8,6 +16,13 @@ import testtools
 _ATTRS = re.compile(r'\[([^\]]*)\]$')
 STATUS = {'success': 'pass', 'fail': 'fail', 'skip': 'skip',
           'xfail': 'fail', 'uxsuccess': 'fail'}
+ASSERTION = 'assertion'
+ERROR = 'error'
+_ASSERTION_TYPES = ('AssertionError', 'MismatchError')
+
+
+class NotSubunit(ValueError):
+    """The stream holds no test result at all."""
 
 
 def idempotent_id(test_id):
@@ -25,10 +40,42 @@ def _text(details, name):
     return None
 
 
-def read(stream):
-    """{idempotent id: {name, status, requests, reason}} from a stream.
+def last_exception(traceback):
+    """(exception type, message) of the last exception in a traceback.
 
-    Tests without an idempotent id are reported under their full name.
+    The exception line is the first unindented line after the last
+    'Traceback (most recent call last):' header; the message runs to the
+    end (assertion messages span lines).
+    """
+    lines = traceback.strip().splitlines()
+    start = 0
+    for k, line in enumerate(lines):
+        if line.startswith('Traceback (most recent call last):'):
+            start = k + 1
+    for k in range(start, len(lines)):
+        if lines[k] and not lines[k][0].isspace():
+            head, _, rest = lines[k].partition(':')
+            if re.match(r'^[A-Za-z_][\w.]*$', head):
+                message = '\n'.join([rest.strip()] + lines[k + 1:])
+                return head, message.strip()
+            return None, '\n'.join(lines[k:])
+    return None, traceback.strip()
+
+
+def failure_kind(traceback):
+    exc_type, _ = last_exception(traceback)
+    if exc_type and exc_type.rsplit('.', 1)[-1] in _ASSERTION_TYPES:
+        return ASSERTION
+    return ERROR
+
+
+def read(stream):
+    """{idempotent id: {name, status, kind, message, requests, reason}}.
+
+    `kind` is 'assertion' or 'error' for a failure, None otherwise;
+    `message` is the assertion message (for signatures) or the skip
+    reason. Tests without an idempotent id (e.g. a class's set-up) are
+    reported under their full name.
     """
     found = []
     case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
@@ -40,17 +87,35 @@ def read(stream):
     for test in found:
         if test['status'] not in STATUS:
             continue  # 'exists', 'inprogress': not a verdict
+        status = STATUS[test['status']]
         requests = _text(test['details'], 'gabbi-requests')
-        reason = (_text(test['details'], 'traceback') or
-                  _text(test['details'], 'reason') or '')
+        traceback = _text(test['details'], 'traceback') or ''
+        reason = _text(test['details'], 'reason') or ''
+        kind = message = None
+        if status == 'fail':
+            kind = failure_kind(traceback) if traceback else ERROR
+            message = last_exception(traceback)[1] if traceback else (
+                reason or 'failed without a traceback')
+        elif status == 'skip':
+            message = reason
         key = idempotent_id(test['id']) or test['id']
         results[key] = {
             'name': _ATTRS.sub('', test['id']),
-            'status': STATUS[test['status']],
+            'status': status, 'kind': kind, 'message': message or '',
             'requests': int(requests) if requests else 0,
-            'reason': _failure_summary(reason) if test['status'] in (
-                'fail', 'skip', 'xfail', 'uxsuccess') else '',
+            'reason': _failure_summary(traceback or reason)
+            if status in ('fail', 'skip') else '',
         }
+    return results
+
+
+def read_file(path):
+    """read() of a file; NotSubunit names the file when it holds none."""
+    with open(path, 'rb') as f:
+        results = read(f)
+    if not results:
+        raise NotSubunit('%s holds no subunit v2 test result: pass the '
+                         'file `tempest run --subunit` wrote' % path)
     return results
 
 

@@ -1,4 +1,9 @@
-"""report/build.py: capability verdicts, summary and rendering."""
+"""report/build.py: the verdict rules, the summary and the rendering.
+
+Each rule of the verdict engine has a test here that fails on the engine
+that preceded it (a scoped run failing the capabilities it did not run;
+any failure accepted as expected; a skipped test passing a capability).
+"""
 
 import json
 import os
@@ -9,188 +14,227 @@ import testtools
 from conformance_tests.report import build
 
 T1, T2, T3 = 'id-one', 'id-two', 'id-three'
+SIG = r'usage still counts its \d servers'
 
 
-def _cap(cap_id, tests, expected_fail=None, disruptive=False):
+def _cap(cap_id, tests, expected_fail=None, expect=None, disruptive=False):
     return {'id': cap_id, 'seed': '003_abcdef.txt', 'feature': 'feature',
             'rule': 'rule of %s' % cap_id, 'tests': list(tests),
-            'expected_fail': expected_fail, 'disruptive': disruptive}
+            'expected_fail': expected_fail, 'expect': expect or {},
+            'no_mutant': None, 'disruptive': disruptive}
 
 
-def _res(status, requests=1, reason=''):
-    return {'name': 'pkg.Class.test', 'status': status,
-            'requests': requests, 'reason': reason}
+def _res(status, kind=None, message='', requests=1):
+    if status == 'fail' and kind is None:
+        kind = 'assertion'
+    return {'name': 'pkg.Class.test', 'status': status, 'kind': kind,
+            'message': message, 'requests': requests, 'reason': message}
+
+
+def _expect_fail(signature=SIG):
+    return {'status': 'fail', 'signature': signature,
+            'reason': 'upstream does not do it'}
 
 
 class VerdictsTest(testtools.TestCase):
 
-    def verdict(self, statuses, **cap_kwargs):
-        results = {t: _res(s) for t, s in statuses.items()}
-        caps = build.verdicts([_cap('c', [T1, T2], **cap_kwargs)], results)
+    def verdict(self, results, profile='default', scope=None, **cap_kwargs):
+        caps = build.verdicts([_cap('c', [T1, T2], **cap_kwargs)], results,
+                              profile, scope=scope)
         self.assertEqual(1, len(caps))
         return caps[0]
 
     def test_all_pass_is_pass(self):
-        self.assertEqual('pass', self.verdict(
-            {T1: 'pass', T2: 'pass'})['status'])
+        cap = self.verdict({T1: _res('pass'), T2: _res('pass')})
+        self.assertEqual(('pass', True), (cap['status'], cap['as_expected']))
 
     def test_any_fail_is_fail(self):
-        self.assertEqual('fail', self.verdict(
-            {T1: 'pass', T2: 'fail'})['status'])
+        cap = self.verdict({T1: _res('pass'), T2: _res('fail')})
+        self.assertEqual(('fail', False), (cap['status'], cap['as_expected']))
 
     def test_fail_wins_over_skip(self):
         self.assertEqual('fail', self.verdict(
-            {T1: 'skip', T2: 'fail'})['status'])
+            {T1: _res('skip'), T2: _res('fail')})['status'])
 
-    def test_all_skip_is_skip(self):
-        self.assertEqual('skip', self.verdict(
-            {T1: 'skip', T2: 'skip'})['status'])
+    def test_one_skipped_test_is_partial_not_pass(self):
+        cap = self.verdict({T1: _res('pass'),
+                            T2: _res('skip', message='set [x] y')})
+        self.assertEqual(('partial', False),
+                         (cap['status'], cap['as_expected']))
+        self.assertIn('set [x] y', cap['explanation'])
 
-    def test_partial_skip_is_pass(self):
-        self.assertEqual('pass', self.verdict(
-            {T1: 'pass', T2: 'skip'})['status'])
+    def test_all_skipped_is_partial(self):
+        self.assertEqual('partial', self.verdict(
+            {T1: _res('skip'), T2: _res('skip')})['status'])
 
-    def test_test_that_did_not_run_counts_as_fail(self):
-        cap = self.verdict({T1: 'pass'})
+    def test_test_in_scope_that_did_not_run_is_a_failure(self):
+        cap = self.verdict({T1: _res('pass')})
         self.assertEqual('fail', cap['status'])
         missing = [t for t in cap['tests'] if t['id'] == T2][0]
-        self.assertEqual('fail', missing['status'])
+        self.assertEqual(('fail', 'error'), (missing['status'],
+                                             missing['kind']))
         self.assertIn('did not run', missing['reason'])
 
-    def test_expected_fail_turns_fail_into_expected_fail(self):
-        cap = self.verdict({T1: 'fail', T2: 'pass'},
-                           expected_fail='upstream bug 123')
-        self.assertEqual('expected-fail', cap['status'])
-        self.assertEqual('upstream bug 123', cap['expected_fail_reason'])
+    def test_capability_out_of_scope_is_not_in_scope_and_as_expected(self):
+        cap = self.verdict({}, scope={'other'})
+        self.assertEqual(('not-in-scope', True),
+                         (cap['status'], cap['as_expected']))
 
-    def test_expected_fail_turns_pass_into_unexpected_pass(self):
-        self.assertEqual('unexpected-pass', self.verdict(
-            {T1: 'pass', T2: 'pass'}, expected_fail='bug')['status'])
+    def test_expected_fail_needs_the_signature(self):
+        cap = self.verdict(
+            {T1: _res('pass'),
+             T2: _res('fail', message='3 != 0: usage still counts its 3 '
+                                      'servers')},
+            expected_fail=_expect_fail())
+        self.assertEqual(('expected-fail', True),
+                         (cap['status'], cap['as_expected']))
 
-    def test_expected_fail_leaves_skip_alone(self):
-        self.assertEqual('skip', self.verdict(
-            {T1: 'skip', T2: 'skip'}, expected_fail='bug')['status'])
+    def test_expected_fail_with_another_assertion_is_fail(self):
+        cap = self.verdict(
+            {T1: _res('pass'), T2: _res('fail', message='a boot was 500')},
+            expected_fail=_expect_fail())
+        self.assertEqual(('fail', False), (cap['status'], cap['as_expected']))
+        self.assertIn('does not match', cap['explanation'])
 
-    def test_requests_are_summed(self):
-        results = {T1: _res('pass', 3), T2: _res('pass', 4)}
-        cap = build.verdicts([_cap('c', [T1, T2])], results)[0]
-        self.assertEqual(7, cap['gabbi_requests'])
+    def test_expected_fail_with_an_error_is_fail(self):
+        # e.g. the fault back end unreachable: a URLError, not a verdict.
+        cap = self.verdict(
+            {T1: _res('pass'),
+             T2: _res('fail', kind='error',
+                      message='usage still counts its 3 servers <urlopen '
+                              'error [Errno 111] Connection refused>')},
+            expected_fail=_expect_fail())
+        self.assertEqual(('fail', False), (cap['status'], cap['as_expected']))
+        self.assertIn('not an assertion', cap['explanation'])
 
-    def test_fields_are_carried(self):
-        cap = self.verdict({T1: 'pass', T2: 'pass'})
-        self.assertEqual('c', cap['id'])
-        self.assertEqual('rule of c', cap['rule'])
-        self.assertFalse(cap['disruptive'])
-        self.assertIsNone(cap['expected_fail_reason'])
-        self.assertEqual([T1, T2], [t['id'] for t in cap['tests']])
+    def test_expected_fail_with_a_test_that_did_not_run_is_fail(self):
+        cap = self.verdict(
+            {T2: _res('fail', message='usage still counts its 3 servers')},
+            expected_fail=_expect_fail())
+        self.assertEqual('fail', cap['status'])
+
+    def test_expected_fail_that_passes_is_unexpected_pass(self):
+        cap = self.verdict({T1: _res('pass'), T2: _res('pass')},
+                           expected_fail=_expect_fail())
+        self.assertEqual(('unexpected-pass', False),
+                         (cap['status'], cap['as_expected']))
+
+    def test_expected_fail_must_pass_on_the_spec_reference(self):
+        cap = self.verdict({T1: _res('pass'), T2: _res('pass')},
+                           profile=build.SPEC_REFERENCE,
+                           expected_fail=_expect_fail())
+        self.assertEqual(('pass', True), (cap['status'], cap['as_expected']))
+
+    def test_profile_expectation_applies_only_to_that_profile(self):
+        results = {T1: _res('pass'),
+                   T2: _res('fail', message='usage still counts its 3 '
+                                            'servers')}
+        expect = {'legacy-quota': _expect_fail()}
+        self.assertEqual('expected-fail', self.verdict(
+            results, profile='legacy-quota', expect=expect)['status'])
+        self.assertEqual('fail', self.verdict(
+            results, profile='default', expect=expect)['status'])
+
+    def test_expected_partial_needs_the_skip_signature(self):
+        expect = {'legacy-quota': {'status': 'partial',
+                                   'signature': 'claims legacy'}}
+        ok = self.verdict({T1: _res('skip', message='cloud claims legacy'),
+                           T2: _res('skip', message='cloud claims legacy')},
+                          profile='legacy-quota', expect=expect)
+        self.assertEqual(('partial', True), (ok['status'], ok['as_expected']))
+        other = self.verdict({T1: _res('skip', message='no zone set'),
+                              T2: _res('pass')},
+                             profile='legacy-quota', expect=expect)
+        self.assertEqual(('partial', False),
+                         (other['status'], other['as_expected']))
 
 
 class SummariseTest(testtools.TestCase):
 
-    def summary(self, statuses, allow_skips=False, extra_results=(),
-                expected_fail=None):
-        results = {t: _res(s) for t, s in statuses.items()}
-        for t in extra_results:
-            results[t] = _res('pass')
-        caps = build.verdicts(
-            [_cap('cap-a', [T1]),
-             _cap('cap-b', [T2], expected_fail=expected_fail)], results)
-        return caps, build.summarise(caps, results, 'target', allow_skips,
-                                     duration=12.345)
+    def summary(self, results, allow_skips=False, scope=None, **cap_kwargs):
+        caps = build.verdicts([_cap('c', [T1], **cap_kwargs)], results,
+                              scope=scope)
+        return build.summarise(caps, results, 'target', allow_skips)
 
-    def test_all_pass_is_as_expected(self):
-        _, s = self.summary({T1: 'pass', T2: 'pass'})
-        self.assertTrue(s['as_expected'])
-        self.assertEqual([], s['unexpected'])
-        self.assertEqual({'pass': 2}, s['by_status'])
-        self.assertEqual(2, s['tests_run'])
-        self.assertEqual(2, s['gabbi_requests'])
-        self.assertEqual(12.3, s['duration_s'])
-        self.assertEqual('target', s['target'])
+    def test_pass_is_as_expected(self):
+        self.assertTrue(self.summary({T1: _res('pass')})['as_expected'])
 
     def test_fail_is_not_as_expected(self):
-        _, s = self.summary({T1: 'pass', T2: 'fail'})
-        self.assertFalse(s['as_expected'])
-        self.assertEqual(['cap-b'], s['unexpected'])
+        summary = self.summary({T1: _res('fail')})
+        self.assertFalse(summary['as_expected'])
+        self.assertEqual(['c'], summary['unexpected'])
 
     def test_expected_fail_is_as_expected(self):
-        _, s = self.summary({T1: 'pass', T2: 'fail'}, expected_fail='bug')
-        self.assertTrue(s['as_expected'])
+        self.assertTrue(self.summary(
+            {T1: _res('fail', message='usage still counts its 3 servers')},
+            expected_fail=_expect_fail())['as_expected'])
 
     def test_unexpected_pass_is_not_as_expected(self):
-        _, s = self.summary({T1: 'pass', T2: 'pass'}, expected_fail='bug')
-        self.assertFalse(s['as_expected'])
-        self.assertEqual(['cap-b'], s['unexpected'])
+        self.assertFalse(self.summary(
+            {T1: _res('pass')}, expected_fail=_expect_fail())['as_expected'])
 
-    def test_skip_is_not_as_expected_without_allow_skips(self):
-        _, s = self.summary({T1: 'pass', T2: 'skip'}, allow_skips=False)
-        self.assertFalse(s['as_expected'])
-        self.assertEqual(['cap-b'], s['unexpected'])
+    def test_partial_is_not_as_expected_on_the_embedded_cloud(self):
+        self.assertFalse(self.summary({T1: _res('skip')})['as_expected'])
 
-    def test_skip_is_as_expected_with_allow_skips(self):
-        _, s = self.summary({T1: 'pass', T2: 'skip'}, allow_skips=True)
-        self.assertTrue(s['as_expected'])
+    def test_partial_is_allowed_on_a_vendor_cloud(self):
+        self.assertTrue(self.summary({T1: _res('skip')},
+                                     allow_skips=True)['as_expected'])
+
+    def test_out_of_scope_never_fails_a_run(self):
+        summary = self.summary({}, scope=set())
+        self.assertTrue(summary['as_expected'])
+        self.assertEqual({'not-in-scope': 1}, summary['by_status'])
+        self.assertEqual(0, summary['in_scope'])
 
     def test_result_no_capability_claims_is_not_as_expected(self):
-        _, s = self.summary({T1: 'pass', T2: 'pass'},
-                            extra_results=['orphan'])
-        self.assertFalse(s['as_expected'])
-        self.assertEqual([], s['unexpected'])
-        self.assertEqual(['orphan'], s['tests_without_capability'])
-
-    def test_no_duration(self):
-        results = {}
-        s = build.summarise([], results, 't', True)
-        self.assertIsNone(s['duration_s'])
+        summary = self.summary({T1: _res('pass'),
+                                'setUpClass (x.Y)': _res('fail')})
+        self.assertEqual(['setUpClass (x.Y)'],
+                         summary['tests_without_capability'])
+        self.assertFalse(summary['as_expected'])
 
 
 class RenderTest(testtools.TestCase):
 
-    def setUp(self):
-        super().setUp()
-        results = {T1: _res('pass'),
-                   T2: _res('fail', reason='spec rule broken: nope'),
-                   'orphan': _res('pass')}
-        self.caps = build.verdicts(
-            [_cap('cap.alpha', [T1]), _cap('cap.beta', [T2]),
-             _cap('cap.gamma', [T3], disruptive=True)], results)
-        self.summary = build.summarise(self.caps, results, 'the cloud',
-                                       allow_skips=False)
+    def caps(self):
+        results = {T1: _res('pass', requests=3),
+                   T2: _res('fail', kind='error', message='boom'),
+                   T3: _res('fail', message='usage still counts its 3 '
+                                            'servers')}
+        return build.verdicts(
+            [_cap('a.pass', [T1]), _cap('b.fail', [T2]),
+             _cap('c.xfail', [T3], expected_fail=_expect_fail()),
+             _cap('d.out', ['id-four'])],
+            results, scope={'a.pass', 'b.fail', 'c.xfail'}), results
 
-    def test_markdown_names_every_capability(self):
-        md = build.markdown(self.caps, self.summary)
-        for cap in ('cap.alpha', 'cap.beta', 'cap.gamma'):
-            self.assertIn(cap, md)
-        self.assertIn('Target: the cloud', md)
-        self.assertIn('NOT as expected', md)
+    def test_markdown_names_every_capability_and_expectation(self):
+        caps, results = self.caps()
+        text = build.markdown(caps, build.summarise(caps, results, 't',
+                                                    False))
+        for cap_id in ('a.pass', 'b.fail', 'c.xfail', 'd.out'):
+            self.assertIn(cap_id, text)
+        self.assertIn('not-in-scope', text)
+        self.assertIn('Expected signature', text)
+        self.assertIn('NOT as expected (b.fail)', text)
 
-    def test_markdown_details_failures(self):
-        md = build.markdown(self.caps, self.summary)
-        self.assertIn('## Not passing', md)
-        self.assertIn('spec rule broken: nope', md)
-        self.assertIn('did not run', md)
-        self.assertIn('cap.gamma (disruptive)', md)
-        self.assertIn('Tests that no capability claims: orphan', md)
-
-    def test_table_names_every_capability(self):
-        table = build.table(self.caps, self.summary)
-        for cap in ('cap.alpha', 'cap.beta', 'cap.gamma'):
-            self.assertIn(cap, table)
-        self.assertIn('NOT as expected', table)
-        self.assertIn('orphan', table)
+    def test_table_explains_what_is_not_as_expected(self):
+        caps, results = self.caps()
+        text = build.table(caps, build.summarise(caps, results, 't', False))
+        self.assertIn('b.fail: pkg.Class.test: error: boom', text)
+        self.assertIn('4 capabilities (3 in scope)', text)
 
     def test_table_of_nothing(self):
-        summary = build.summarise([], {}, 't', True)
-        self.assertIn('as expected', build.table([], summary))
+        self.assertIn('0 capabilities', build.table([], build.summarise(
+            [], {}, 't', False)))
 
     def test_write_puts_json_and_markdown_in_workdir(self):
-        tmp = self.useFixture(fixtures.TempDir()).path
-        workdir = os.path.join(tmp, 'new')
-        json_path, md_path = build.write(workdir, self.caps, self.summary)
-        self.assertEqual(workdir, os.path.dirname(json_path))
+        caps, results = self.caps()
+        workdir = self.useFixture(fixtures.TempDir()).path
+        json_path, md_path = build.write(
+            workdir, caps, build.summarise(caps, results, 't', False))
         with open(json_path) as f:
-            data = json.load(f)
-        self.assertEqual(self.summary, data['summary'])
-        self.assertEqual(3, len(data['capabilities']))
-        with open(md_path) as f:
-            self.assertIn('cap.beta', f.read())
+            doc = json.load(f)
+        self.assertEqual(['a.pass', 'b.fail', 'c.xfail', 'd.out'],
+                         [c['id'] for c in doc['capabilities']])
+        self.assertEqual('expected-fail', doc['capabilities'][2]['status'])
+        self.assertTrue(os.path.exists(md_path))

@@ -80,3 +80,48 @@ class MainTest(testtools.TestCase):
         with contextlib.redirect_stderr(err):
             e = self.assertRaises(SystemExit, main.main, [])
         self.assertEqual(2, e.code)
+
+
+class BadInputTest(MainTest):
+    """Bad input gets one line saying what to fix, never a report."""
+
+    def one_line_error(self, argv):
+        code, out, err = self.run_main(argv)
+        self.assertEqual(2, code, out + err)
+        self.assertEqual(1, len(err.splitlines()), err)
+        self.assertNotIn('Traceback', err)
+        return err
+
+    def test_report_of_a_file_that_is_not_subunit(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path, 'x')
+        with open(path, 'w') as f:
+            f.write('hello\n')
+        err = self.one_line_error(['report', '--subunit', path, '--target',
+                                   't', '--workdir', self.workdir])
+        self.assertIn('holds no subunit v2 test result', err)
+
+    def test_run_with_a_file_that_is_not_a_tempest_conf(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path, 'c')
+        with open(path, 'w') as f:
+            f.write('just some text\nno sections\n')
+        err = self.one_line_error(['run', '--tempest-conf', path,
+                                   '--workdir', self.workdir])
+        self.assertIn('is not a tempest.conf', err)
+
+    def test_run_with_an_ini_without_identity(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path, 'c')
+        with open(path, 'w') as f:
+            f.write('[DEFAULT]\nx = 1\n')
+        err = self.one_line_error(['run', '--tempest-conf', path,
+                                   '--workdir', self.workdir])
+        self.assertIn('no [identity] or [auth] section', err)
+
+    def test_unknown_seed(self):
+        err = self.one_line_error(['select', '--seed', '042'])
+        self.assertIn('--seed 042: no such seed', err)
+
+    def test_select_prints_a_regex_of_the_seed_ids(self):
+        code, out, err = self.run_main(['select', '--seed', '003'])
+        self.assertEqual(0, code, err)
+        self.assertIn('5b1f0c3e-6f1e-4a8e-9c51-0d2b7e3f9a11', out)
+        self.assertNotIn('4a6c8e0b-2d3f-4b5a-9c7e-8f9a0b1c2d37', out)

@@ -120,3 +120,47 @@ class TempGuidelinesTest(testtools.TestCase):
                 {'id': 'a', 'rule': 'r', 'tests': ['1']}]}, f)
         self.assertRaises(guidelines.GuidelineError,
                           guidelines.load_all, self.dir)
+
+
+class ExpectationsAndScopeTest(testtools.TestCase):
+    """Expectations need signatures; scopes never select nothing."""
+
+    def load(self, cap_text):
+        import fixtures
+        d = self.useFixture(fixtures.TempDir()).path
+        with open(os.path.join(d, '001-x.yaml'), 'w') as f:
+            f.write('seed: 001_x.txt\nfeature: f\ncapabilities:\n'
+                    '  - id: a.b\n    rule: r\n    tests: [t1]\n' + cap_text)
+        return guidelines.load_all(d)
+
+    def test_expectation_without_signature_is_refused(self):
+        e = self.assertRaises(
+            guidelines.GuidelineError, self.load,
+            '    expect:\n      legacy-quota: {status: fail}\n')
+        self.assertIn('no signature', str(e))
+
+    def test_old_bare_status_expectation_is_refused(self):
+        self.assertRaises(guidelines.GuidelineError, self.load,
+                          '    expect: {legacy-quota: fail}\n')
+
+    def test_expected_fail_needs_a_reason_and_signature(self):
+        self.assertRaises(guidelines.GuidelineError, self.load,
+                          "    expected_fail: {signature: 'x'}\n")
+        cap = self.load("    expected_fail: {reason: why, signature: 'x'}\n")
+        self.assertEqual('fail', cap[0]['expected_fail']['status'])
+
+    def test_select_by_seed_and_capability(self):
+        caps = guidelines.load_all()
+        placement = guidelines.select(caps, seeds=['003'])
+        self.assertTrue(placement)
+        self.assertTrue(all(c.startswith('placement.') for c in placement))
+        one = guidelines.select(caps, capability_ids=[placement[0]])
+        self.assertEqual([placement[0]], one)
+        self.assertEqual(len(caps), len(guidelines.select(caps)))
+
+    def test_unknown_seed_or_capability_is_refused(self):
+        caps = guidelines.load_all()
+        self.assertRaises(guidelines.GuidelineError, guidelines.select,
+                          caps, seeds=['009'])
+        self.assertRaises(guidelines.GuidelineError, guidelines.select,
+                          caps, capability_ids=['no.such'])

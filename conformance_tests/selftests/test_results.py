@@ -155,3 +155,56 @@ class IdempotentIdTest(testtools.TestCase):
 
     def test_no_attrs(self):
         self.assertIsNone(results.idempotent_id('a.b.C.test_x'))
+
+
+class FailureKindTest(testtools.TestCase):
+    """Only a failed assertion is a verdict; anything else is an error."""
+
+    def test_assertion_error_is_an_assertion(self):
+        self.assertEqual('assertion', results.failure_kind(
+            TRACEBACK.decode()))
+
+    def test_testtools_mismatch_is_an_assertion(self):
+        self.assertEqual('assertion', results.failure_kind(
+            'Traceback (most recent call last):\n  File "x", line 1\n'
+            'testtools.matchers._impl.MismatchError: 3 != 0: rule'))
+
+    def test_timeout_is_an_error(self):
+        self.assertEqual('error', results.failure_kind(
+            'Traceback (most recent call last):\n  File "x", line 1\n'
+            'tempest.lib.exceptions.TimeoutException: Request timed out'))
+
+    def test_chained_exception_is_judged_by_the_last(self):
+        text = ('Traceback (most recent call last):\n  File "a"\n'
+                'AssertionError: first\n\nDuring handling of the above '
+                'exception, another exception occurred:\n\n'
+                'Traceback (most recent call last):\n  File "b"\n'
+                'urllib.error.URLError: <urlopen error refused>')
+        self.assertEqual('error', results.failure_kind(text))
+        self.assertEqual(('urllib.error.URLError', '<urlopen error refused>'),
+                         results.last_exception(text))
+
+    def test_multiline_assertion_message_is_kept(self):
+        _, message = results.last_exception(TRACEBACK.decode())
+        self.assertIn('spec rule broken: X', message)
+        self.assertIn('1 of 3 requests failed', message)
+
+    def test_read_gives_kind_and_message(self):
+        tid = _tid('test_b', ID_B)
+        found = results.read(_stream([
+            {'test_id': tid, 'test_status': 'inprogress'},
+            _attach(tid, 'traceback', TRACEBACK),
+            {'test_id': tid, 'test_status': 'fail'}]))
+        self.assertEqual('assertion', found[ID_B]['kind'])
+        self.assertIn('spec rule broken: X', found[ID_B]['message'])
+
+
+class ReadFileTest(testtools.TestCase):
+
+    def test_a_file_that_is_not_subunit_is_refused(self):
+        import fixtures
+        path = self.useFixture(fixtures.TempDir()).join('x.subunit')
+        with open(path, 'w') as f:
+            f.write('this is not a subunit stream\n' * 10)
+        e = self.assertRaises(results.NotSubunit, results.read_file, path)
+        self.assertIn('holds no subunit v2 test result', str(e))

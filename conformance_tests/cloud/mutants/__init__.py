@@ -10,27 +10,23 @@ mutant.
 import collections
 
 Mutant = collections.namedtuple(
-    'Mutant', 'name service rule apply scope')
+    'Mutant', 'name service rule apply targets')
 
 _REGISTRY = {}
 
-# The tests that can see the mutants of one seed. A mutant runs only
-# these, which keeps `conformance mutants` short; what they kill is killed.
-SEED_003_TESTS = r'^conformance_tests\.api\.placement\.'
-SEED_000_TESTS = (r'^conformance_tests\.(api\.compute\.|'
-                  r'scenario\.test_server_group_spread\.)')
-SEED_001_TESTS = (r'^conformance_tests\.scenario\.'
-                  r'(test_quota_from_placement|test_down_cell_views)\.')
 
-
-def register(name, service, scope, rule):
+def register(name, service, targets, rule):
     """Decorator: register ``apply()`` as the patch for mutant ``name`` of
-    ``service``; ``scope`` is the regex of the tests run against it and
-    ``rule`` the spec rule it breaks."""
+    ``service``. ``targets`` are the ids of the capabilities (guidelines/)
+    whose rule it breaks: the mutant runs their tests and is killed only
+    when one of them fails an assertion. ``rule`` is the spec rule, said
+    the way the spec says it."""
     def wrap(func):
         if name in _REGISTRY:
             raise ValueError('mutant %s registered twice' % name)
-        _REGISTRY[name] = Mutant(name, service, rule, func, scope)
+        if not targets:
+            raise ValueError('mutant %s names no target capability' % name)
+        _REGISTRY[name] = Mutant(name, service, rule, func, tuple(targets))
         return func
     return wrap
 

@@ -8,7 +8,6 @@ import contextlib
 import functools
 import threading
 
-from conformance_tests.cloud.mutants import SEED_000_TESTS
 from conformance_tests.cloud.mutants import register
 
 _in_check = threading.local()
@@ -57,23 +56,31 @@ def _rules_seen_by_checks(replace):
         setattr(cls, name, checked)
 
 
-@register('anti-affinity-ignores-rules', 'nova', SEED_000_TESTS,
-          'max_server_per_host=K lets K servers of an anti-affinity group '
-          'share a host')
+@register(
+    'anti-affinity-ignores-rules', 'nova',
+    targets=('compute.server-group-rules.spread-max-server-per-host',),
+    rule='max_server_per_host=K lets K servers of an anti-affinity group '
+         'share a host')
 def ignores_rules():
     _rules_seen_by_checks(lambda rules: {})
 
 
-@register('default-limit-not-one', 'nova', SEED_000_TESTS,
-          'without rules, max_server_per_host defaults to 1')
+@register(
+    'default-limit-not-one', 'nova',
+    targets=('compute.server-group-rules.default-limit-one',),
+    rule='without rules, max_server_per_host defaults to 1')
 def default_limit_not_one():
     _rules_seen_by_checks(
         lambda rules: rules or {'max_server_per_host': 2})
 
 
-@register('anti-affinity-not-enforced', 'nova', SEED_000_TESTS,
-          'no host ever holds more than max_server_per_host servers of an '
-          'anti-affinity group')
+@register(
+    'anti-affinity-not-enforced', 'nova',
+    targets=('compute.server-group-rules.overflow',
+             'compute.server-group-rules.spread-max-server-per-host',
+             'compute.server-group-rules.default-limit-one'),
+    rule='no host ever holds more than max_server_per_host servers of an '
+         'anti-affinity group')
 def not_enforced():
     from nova import conf
     from nova.scheduler.filters import affinity_filter
@@ -85,9 +92,11 @@ def not_enforced():
                            group='workarounds')
 
 
-@register('view-2-64-keeps-policies', 'nova', SEED_000_TESTS,
-          'from 2.64 a server group shows policy and rules, and no longer '
-          'policies or metadata')
+@register(
+    'view-2-64-keeps-policies', 'nova',
+    targets=('compute.server-group-rules.api-shapes-2-64',),
+    rule='from 2.64 a server group shows policy and rules, and no longer '
+         'policies or metadata')
 def view_keeps_policies():
     from nova.api.openstack import api_version_request
     from nova.api.openstack.compute import server_groups
@@ -123,21 +132,29 @@ def _drop_rules_on_create(policies):
     server_groups.ServerGroupController.create = dropping_rules
 
 
-@register('rules-on-affinity-accepted', 'nova', SEED_000_TESTS,
-          'only the anti-affinity policy accepts rules (400 otherwise)')
+@register(
+    'rules-on-affinity-accepted', 'nova',
+    targets=('compute.server-group-rules.negative-2-64',),
+    rule='only the anti-affinity policy accepts rules (400 otherwise)')
 def rules_on_affinity_accepted():
     _drop_rules_on_create(
         ('affinity', 'soft-affinity', 'soft-anti-affinity'))
 
 
-@register('rules-not-stored', 'nova', SEED_000_TESTS,
-          'the rules given at create are stored and shown (2.64)')
+@register(
+    'rules-not-stored', 'nova',
+    targets=('compute.server-group-rules.api-shapes-2-64',
+             'compute.server-group-rules.integer-string-coercion',
+             'compute.server-group-rules.openstackclient'),
+    rule='the rules given at create are stored and shown (2.64)')
 def rules_not_stored():
     _drop_rules_on_create(('anti-affinity',))
 
 
-@register('limit-zero-accepted', 'nova', SEED_000_TESTS,
-          'max_server_per_host must be an integer >= 1 (0 is a 400)')
+@register(
+    'limit-zero-accepted', 'nova',
+    targets=('compute.server-group-rules.negative-2-64',),
+    rule='max_server_per_host must be an integer >= 1 (0 is a 400)')
 def limit_zero_accepted():
     from nova.api.openstack.compute.schemas import server_groups as schema
 
@@ -145,3 +162,39 @@ def limit_zero_accepted():
         'properties']['rules']
     rules['properties']['max_server_per_host'] = dict(
         rules['properties']['max_server_per_host'], minimum=0)
+
+
+@register(
+    'view-2-63-shows-policy', 'nova',
+    targets=('compute.server-group-rules.shapes-2-63',),
+    rule='below 2.64 a server group shows policies and metadata, and no '
+         'policy or rules')
+def view_2_63_shows_policy():
+    from nova.api.openstack import api_version_request
+    from nova.api.openstack.compute import server_groups
+
+    original = server_groups.ServerGroupController._format_server_group
+
+    def with_new_fields(self, context, group, req, *args, **kwargs):
+        shown = original(self, context, group, req, *args, **kwargs)
+        if not api_version_request.is_supported(req, '2.64'):
+            shown['policy'] = group.policy
+            shown['rules'] = group.rules or {}
+        return shown
+
+    server_groups.ServerGroupController._format_server_group = (
+        with_new_fields)
+
+
+@register(
+    'affinity-not-enforced', 'nova',
+    targets=('compute.server-group-rules.affinity-unchanged',),
+    rule='the affinity policy puts every server of the group on one host')
+def affinity_not_enforced():
+    from nova import conf
+    from nova.scheduler.filters import affinity_filter
+
+    affinity_filter._GroupAffinityFilter.host_passes = (
+        lambda self, host_state, spec_obj: True)
+    conf.CONF.set_override('disable_group_policy_check_upcall', True,
+                           group='workarounds')

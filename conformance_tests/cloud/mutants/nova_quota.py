@@ -4,12 +4,14 @@ Applied in the nova process before its services start.
 """
 
 from conformance_tests.cloud.mutants import register
-from conformance_tests.cloud.mutants import SEED_001_TESTS
 
 
-@register('quota-cores-ram-from-cells', 'nova', SEED_001_TESTS,
-          'with count_usage_from_placement, cores and RAM in use come from '
-          'placement, not from the cell databases')
+@register(
+    'quota-cores-ram-from-cells', 'nova',
+    targets=('compute.quota-from-placement.unscheduled-server',
+             'compute.quota-from-placement.usage-agreement'),
+    rule='with count_usage_from_placement, cores and RAM in use come from '
+         'placement, not from the cell databases')
 def cores_ram_from_cells():
     from nova import quota
 
@@ -22,8 +24,11 @@ def cores_ram_from_cells():
     quota._cores_ram_count_placement = from_cells
 
 
-@register('quota-ignores-user', 'nova', SEED_001_TESTS,
-          'per-user usage counts only that user\'s servers')
+@register(
+    'quota-ignores-user', 'nova',
+    targets=('compute.quota-from-placement.per-user-limit',
+             'compute.quota-from-placement.usage-agreement'),
+    rule='per-user usage counts only that user\'s servers')
 def ignores_user():
     from nova import quota
 
@@ -38,8 +43,10 @@ def ignores_user():
     quota._instances_cores_ram_count_api_db_placement = project_for_user
 
 
-@register('quota-check-skipped-when-cell-down', 'nova', SEED_001_TESTS,
-          'a boot over quota is refused also while a cell is down')
+@register(
+    'quota-check-skipped-when-cell-down', 'nova',
+    targets=('compute.quota-from-placement.cell-outage',),
+    rule='a boot over quota is refused also while a cell is down')
 def check_skipped_when_cell_down():
     from nova import context as nova_context
     from nova import objects
@@ -79,13 +86,17 @@ def _servers_see_2_69_as(answer):
     servers.api_version_request = Patched()
 
 
-@register('down-cell-views-not-partial', 'nova', SEED_001_TESTS,
-          'from 2.69 servers of a down cell are shown as partial records')
+@register(
+    'down-cell-views-not-partial', 'nova',
+    targets=('compute.down-cell-views.2-69',),
+    rule='from 2.69 servers of a down cell are shown as partial records')
 def views_not_partial():
     _servers_see_2_69_as(lambda supported: False)
 
 
-@register('down-cell-partial-before-2-69', 'nova', SEED_001_TESTS,
-          'below 2.69 lists skip servers of a down cell and a show is 500')
+@register(
+    'down-cell-partial-before-2-69', 'nova',
+    targets=('compute.down-cell-views.2-69',),
+    rule='below 2.69 lists skip servers of a down cell and a show is 500')
 def partial_before_2_69():
     _servers_see_2_69_as(lambda supported: True)

@@ -6,7 +6,6 @@ the narrowest point that breaks exactly one rule of the spec.
 
 import threading
 
-from conformance_tests.cloud.mutants import SEED_003_TESTS
 from conformance_tests.cloud.mutants import register
 
 
@@ -29,8 +28,14 @@ def _mark_forbidden_sets():
     util.normalize_member_of_qs_params = marked
 
 
-@register('forbidden-ignored', 'placement', SEED_003_TESTS,
-          'member_of=!<agg> excludes providers in <agg> (1.32)')
+@register(
+    'forbidden-ignored', 'placement',
+    targets=('placement.forbidden-aggregates.unnumbered-spans-tree',
+             'placement.forbidden-aggregates.numbered-no-span',
+             'placement.forbidden-aggregates.sharing-providers',
+             'placement.forbidden-aggregates.resource-providers-direct',
+             'placement.forbidden-aggregates.combined-membership'),
+    rule='member_of=!<agg> excludes providers in <agg> (1.32)')
 def forbidden_ignored():
     from placement import util
     original = util.normalize_member_of_qs_params
@@ -42,9 +47,12 @@ def forbidden_ignored():
     util.normalize_member_of_qs_params = ignore_forbidden
 
 
-@register('unnumbered-no-span', 'placement', SEED_003_TESTS,
-          'a forbidden aggregate on a root spans its whole tree for the '
-          'unnumbered member_of')
+@register(
+    'unnumbered-no-span', 'placement',
+    targets=('placement.forbidden-aggregates.unnumbered-spans-tree',
+             'placement.forbidden-aggregates.suffixed-groups'),
+    rule='a forbidden aggregate on a root spans its whole tree for the '
+         'unnumbered member_of')
 def unnumbered_no_span():
     from placement.objects import rp_candidates
 
@@ -56,8 +64,11 @@ def unnumbered_no_span():
         filter_by_own_membership)
 
 
-@register('numbered-spans', 'placement', SEED_003_TESTS,
-          'numbered member_of<N>=!<agg> does not span the tree')
+@register(
+    'numbered-spans', 'placement',
+    targets=('placement.forbidden-aggregates.numbered-no-span',
+             'placement.forbidden-aggregates.suffixed-groups'),
+    rule='numbered member_of<N>=!<agg> does not span the tree')
 def numbered_spans():
     from placement.objects import research_context as res_ctx
     original = res_ctx.get_provider_ids_matching
@@ -73,8 +84,10 @@ def numbered_spans():
     res_ctx.get_provider_ids_matching = spanning
 
 
-@register('sharing-not-excluded', 'placement', SEED_003_TESTS,
-          'a sharing provider in a forbidden aggregate is excluded')
+@register(
+    'sharing-not-excluded', 'placement',
+    targets=('placement.forbidden-aggregates.sharing-providers',),
+    rule='a sharing provider in a forbidden aggregate is excluded')
 def sharing_not_excluded():
     from placement.objects import research_context as res_ctx
     _mark_forbidden_sets()
@@ -89,8 +102,10 @@ def sharing_not_excluded():
     res_ctx.provider_ids_matching_aggregates = sparing_sharing
 
 
-@register('bang-inside-in-accepted', 'placement', SEED_003_TESTS,
-          "'!' inside the in: prefix (in:A,!B) is a 400")
+@register(
+    'bang-inside-in-accepted', 'placement',
+    targets=('placement.forbidden-aggregates.syntax-errors',),
+    rule="'!' inside the in: prefix (in:A,!B) is a 400")
 def bang_inside_in_accepted():
     from placement import util
     original = util.normalize_member_of_qs_param
@@ -108,8 +123,10 @@ def bang_inside_in_accepted():
     util.normalize_member_of_qs_param = lenient
 
 
-@register('no-microversion-gate', 'placement', SEED_003_TESTS,
-          "'!' in member_of is only accepted from microversion 1.32")
+@register(
+    'no-microversion-gate', 'placement',
+    targets=('placement.forbidden-aggregates.microversion-gate',),
+    rule="'!' in member_of is only accepted from microversion 1.32")
 def no_microversion_gate():
     from placement import microversion
     from placement import util
@@ -136,9 +153,11 @@ def no_microversion_gate():
     util.normalize_member_of_qs_params = ungated
 
 
-@register('rp-list-spans', 'placement', SEED_003_TESTS,
-          'GET /resource_providers excludes only providers directly in the '
-          'forbidden aggregate')
+@register(
+    'rp-list-spans', 'placement',
+    targets=('placement.forbidden-aggregates.resource-providers-direct',),
+    rule='GET /resource_providers excludes only providers directly in the '
+         'forbidden aggregate')
 def rp_list_spans():
     import sqlalchemy as sa
 
@@ -168,3 +187,28 @@ def rp_list_spans():
 
     rp_obj._get_all_by_filters_from_db = list_marked
     res_ctx.provider_ids_matching_aggregates = whole_trees
+
+
+@register(
+    'absent-forbidden-aggregate-refused', 'placement',
+    targets=('placement.forbidden-aggregates.absent-aggregate',),
+    rule='a forbidden aggregate that no provider is in forbids nothing '
+         '(200, nothing filtered)')
+def absent_forbidden_aggregate_refused():
+    import webob
+
+    from placement.objects import research_context as res_ctx
+    from placement import util
+
+    original = util.normalize_member_of_qs_params
+
+    def refusing_unknown(req, suffix=''):
+        required, forbidden = original(req, suffix)
+        context = req.environ['placement.context']
+        for agg in forbidden:
+            if not res_ctx.provider_ids_matching_aggregates(context, [[agg]]):
+                raise webob.exc.HTTPBadRequest(
+                    'forbidden aggregate %s has no provider' % agg)
+        return required, forbidden
+
+    util.normalize_member_of_qs_params = refusing_unknown

@@ -1,0 +1,73 @@
+"""A mutant is killed only by a failed assertion of a test of a target.
+
+And every capability is the target of some mutant, or says why not
+(tools/check_mutants.py).
+"""
+
+import testtools
+
+from conformance_tests.cloud import mutants
+from conformance_tests.cmd import run
+from conformance_tests.tools import check_mutants
+
+CAPS = [{'id': 'a', 'tests': ['t-a'], 'no_mutant': None},
+        {'id': 'b', 'tests': ['t-b'], 'no_mutant': None},
+        {'id': 'c', 'tests': ['t-c'], 'no_mutant': 'a reason'}]
+MUTANT = mutants.Mutant('m', 'svc', 'rule', None, ('a',))
+
+
+def _res(status, kind=None, message='x'):
+    return {'name': 'p.C.test', 'status': status, 'kind': kind,
+            'message': message, 'requests': 0, 'reason': ''}
+
+
+class MutantOutcomeTest(testtools.TestCase):
+
+    def outcome(self, results):
+        return run.mutant_outcome(MUTANT, CAPS, results, judged=['a'])
+
+    def test_assertion_failure_of_a_target_kills(self):
+        out = self.outcome({'t-a': _res('fail', 'assertion')})
+        self.assertEqual((True, ['a']), (out['killed'], out['killed_by']))
+
+    def test_an_error_of_a_target_does_not_kill(self):
+        out = self.outcome({'t-a': _res('fail', 'error', 'Timeout')})
+        self.assertFalse(out['killed'])
+        self.assertEqual(['p.C.test: Timeout'], out['errors'])
+
+    def test_assertion_failure_outside_the_targets_is_collateral(self):
+        out = self.outcome({'t-a': _res('pass'),
+                            't-b': _res('fail', 'assertion')})
+        self.assertFalse(out['killed'])
+        self.assertEqual(['b'], out['collateral'])
+
+    def test_target_expected_to_fail_in_the_profile_cannot_kill(self):
+        out = run.mutant_outcome(MUTANT, CAPS,
+                                 {'t-a': _res('fail', 'assertion')},
+                                 judged=[])
+        self.assertFalse(out['killed'])
+
+    def test_outcome_names_targets(self):
+        self.assertEqual(['a'], self.outcome({})['targets'])
+
+
+class CoverageCheckTest(testtools.TestCase):
+
+    def test_real_tree_has_no_problems(self):
+        self.assertEqual([], check_mutants.main() and ['problems'] or [])
+
+    def test_capability_without_mutant_or_reason_is_reported(self):
+        found = check_mutants.problems(CAPS, [])
+        self.assertEqual(2, len(found))
+        self.assertIn('a: no mutant targets it', found[0])
+
+    def test_unknown_target_and_contradiction_are_reported(self):
+        found = check_mutants.problems(CAPS, [
+            mutants.Mutant('m', 's', 'r', None, ('a', 'b', 'c', 'zz'))])
+        self.assertTrue(any('zz, which no guideline' in p for p in found))
+        self.assertTrue(any('c says no mutant can exist' in p
+                            for p in found))
+
+    def test_every_registered_mutant_names_targets(self):
+        for m in mutants.all_mutants():
+            self.assertTrue(m.targets, m.name)

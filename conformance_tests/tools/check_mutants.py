@@ -1,0 +1,45 @@
+"""pep8 check: every capability can be broken by a mutant, or says why not.
+
+Each mutant names the capabilities it targets (cloud/mutants/); each
+capability in guidelines/ is the target of at least one mutant or carries
+`no_mutant: <why none can exist>`. A target that names no capability, or
+a capability with both a mutant and a no_mutant reason, is an error too.
+"""
+
+import sys
+
+from conformance_tests.cloud import mutants
+from conformance_tests.report import guidelines
+
+
+def problems(capabilities, known_mutants):
+    found = []
+    ids = set(c['id'] for c in capabilities)
+    targeted = {}
+    for mutant in known_mutants:
+        for target in mutant.targets:
+            if target not in ids:
+                found.append('mutant %s targets %s, which no guideline '
+                             'defines' % (mutant.name, target))
+            targeted.setdefault(target, []).append(mutant.name)
+    for cap in capabilities:
+        if cap['no_mutant'] and cap['id'] in targeted:
+            found.append('%s says no mutant can exist (%s) but %s targets '
+                         'it' % (cap['id'], cap['no_mutant'],
+                                 ', '.join(targeted[cap['id']])))
+        elif not cap['no_mutant'] and cap['id'] not in targeted:
+            found.append('%s: no mutant targets it; add one in '
+                         'cloud/mutants/ or say why none can exist with '
+                         'no_mutant: in its guideline' % cap['id'])
+    return found
+
+
+def main():
+    found = problems(guidelines.load_all(), mutants.all_mutants())
+    for problem in found:
+        print(problem)
+    return 1 if found else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
