@@ -59,12 +59,22 @@ def point_discovery_here(workspace):
 
 
 def _last_error_line(text):
-    """Tempest's own last error line, never a bare '?'."""
-    lines = [line.strip() for line in (text or '').splitlines()
+    """Tempest's own last error, never a bare '?'.
+
+    Discovery prints "Failed to import test module: X" and a traceback
+    before a closing sentence; the module and the exception are what a
+    person needs, so they are preferred to the closing sentence.
+    """
+    lines = [line.rstrip() for line in (text or '').splitlines()
              if line.strip()]
     if not lines:
         return 'no output (see the workspace\'s logs/)'
-    return lines[-1][-400:]
+    module = next((line for line in lines
+                   if line.startswith('Failed to import test module')), '')
+    error = next((line for line in reversed(lines) if re.match(
+        r'^[A-Za-z_][\w.]*(Error|Exception|Exit)\b', line)), '')
+    found = '; '.join(part for part in (module, error) if part)
+    return (found or lines[-1].strip())[-400:]
 
 
 def list_tests(workspace, regex=TEST_REGEX):

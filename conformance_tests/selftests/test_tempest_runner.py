@@ -50,3 +50,13 @@ class DiscoveryTest(testtools.TestCase):
                              'Traceback...\n  x\nImportError: module '
                              'incorrectly imported\n\n'))
         self.assertNotEqual('?', tempest_runner._last_error_line(''))
+
+    def test_discovery_error_names_the_module_and_exception(self):
+        text = ('--- import errors ---\nFailed to import test module: '
+                'conformance_tests.api.x\nTraceback (most recent call '
+                'last):\n  File "y"\nImportError: module incorrectly '
+                'imported\n\n====\nThe above traceback was encountered '
+                'during test discovery.\n')
+        line = tempest_runner._last_error_line(text)
+        self.assertIn('conformance_tests.api.x', line)
+        self.assertIn('ImportError: module incorrectly imported', line)
