@@ -1,0 +1,24 @@
+"""The cell a disruptive test takes down, brought back through the
+suite's fault interface (common/faults.py), before anything else: a
+server in a down cell can be neither listed nor deleted."""
+
+from conformance_tests.cleanup import kinds
+
+
+class Cells(kinds.Kind):
+    singular, plural = 'cell', 'cells'
+
+    def find(self, ctx):
+        # Whether it is down cannot be asked through the interface;
+        # bringing up a cell that is up does nothing.
+        if ctx.fault and ctx.cell:
+            return [kinds.Item(ctx.cell, '%s (to bring up)' % ctx.cell,
+                               None)]
+        return []
+
+    def remove_one(self, ctx, item):
+        ctx.fault.cell_up(item.id)
+
+    def failed(self, item, error, doing='bring up'):
+        return 'could not bring up cell %s: %s' % (item.id,
+                                                   kinds.one_line(error))

@@ -1,0 +1,323 @@
+"""Proof that `conformance cleanup` leaves nothing behind, and only that.
+
+    python -m conformance_tests.tools.cleanup_proof [--port-base P]
+                                                    [--workdir W]
+
+1. starts an embedded cloud and records everything in it (the baseline),
+   after adding "foreign" resources a run did not make but whose names
+   look close (another plugin's dynamic credentials, names that start
+   with the prefix without a run's shape; the launcher's zones are
+   already there);
+2. starts `tempest run` of compute scenarios that boot servers, make
+   server groups, a flavor, a user and quota changes, and waits until a
+   server of the run exists;
+3. SIGKILLs Tempest's process group (workers included), then leaves what
+   a killed run can leave but this one cannot be relied on to: the fault
+   cell down (a disruptive test killed mid-outage) and a placement
+   topology built with the suite's own builder whose cleanups never ran
+   (a gabbi test killed mid-file);
+4. runs `conformance cleanup --workdir W` as a user would;
+5. counts, through the APIs, what is not in the baseline (servers,
+   server groups, flavors, aggregates, users, projects, quota changes,
+   providers, resource classes, traits) and the compute services nova
+   shows UNKNOWN (a cell still down), and checks every foreign resource
+   is still there.
+
+Exits 0 only when every count is 0 and nothing foreign went. Always
+stops the cloud.
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+from conformance_tests.common import ui
+
+REGEX = (r'^conformance_tests\.scenario\.test_(quota_from_placement\.'
+         r'QuotaUsageTest|server_group_spread\.ServerGroupSpreadTest)\.')
+WAIT_FOR_SERVER = 120  # seconds: Tempest start-up plus a first boot
+EXTRA_WAIT_FOR_GROUP = 15
+DOWN_CELL_MICROVERSION = '2.69'  # services of a down cell show UNKNOWN
+KINDS = ('servers', 'server groups', 'flavors', 'aggregates', 'users',
+         'projects', 'resource providers', 'resource classes', 'traits')
+
+
+class ProofError(Exception):
+    pass
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog='python -m conformance_tests.tools.cleanup_proof',
+        description=__doc__.split('\n\n')[0])
+    parser.add_argument('--port-base', type=int, default=18260)
+    parser.add_argument('--workdir', default=os.path.join(
+        '.conformance', 'cleanup-proof'))
+    args = parser.parse_args(argv)
+    started = time.monotonic()
+    from conformance_tests.cloud import launcher
+    cloud = launcher.EmbeddedCloud(args.workdir, port_base=args.port_base)
+    try:
+        cloud.up()
+        ok = prove(cloud, args.workdir)
+    except (launcher.CloudError, ProofError) as e:
+        ui.fail(str(e))
+        return 2
+    except Exception as e:  # an API answer the proof did not expect
+        from conformance_tests.cleanup import kinds
+        ui.fail('%s: %s' % (type(e).__name__, kinds.one_line(e)))
+        return 2
+    finally:
+        cloud.down()
+    ui.say('cleanup proof: %s in %.1f s' % (
+        'PASS' if ok else 'FAIL', time.monotonic() - started))
+    return 0 if ok else 1
+
+
+def prove(cloud, workdir):
+    from conformance_tests.cleanup import context
+    conf = context.load_conf(os.path.join(cloud.workspace, 'etc',
+                                          'tempest.conf'))
+    ctx = context.from_conf(conf)
+    foreign = make_foreign(ctx, conf)
+    baseline = inventory(ctx)
+    run = start_run(cloud.workspace, workdir)
+    try:
+        wait_for_run_servers(ctx, baseline, run)
+    finally:
+        kill_group(run)
+    ui.say('Tempest killed (SIGKILL to its process group)')
+    leave_placement_topology(ctx, conf)
+    left = new_since(inventory(ctx), baseline)
+    run_projects, run_users = left['projects'], left['users']
+    left['quota changes'] = quota_changes(ctx, run_projects, run_users)
+    if not left['servers']:
+        raise ProofError('the killed run left no server: nothing to prove')
+    ctx.fault.cell_down(ctx.cell)
+    if not cells_down(ctx):
+        raise ProofError('the down-cell probe saw no UNKNOWN service with '
+                         'cell %s down: it could not see a cell left down'
+                         % ctx.cell)
+    ui.say('left by the killed run: %s; cell %s down' % (
+        counts(left), ctx.cell))
+
+    cleanup_started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, '-m', 'conformance_tests.cmd.main', 'cleanup',
+         '--workdir', workdir], capture_output=True, text=True)
+    for line in (done.stdout + done.stderr).splitlines():
+        ui.say('  cleanup: %s' % line)
+    ui.say('cleanup exited %d in %.1f s' % (
+        done.returncode, time.monotonic() - cleanup_started))
+
+    now = inventory(ctx)
+    left = new_since(now, baseline)
+    # Nova shows no limits of a deleted project (400, not a valid
+    # project): quota changes are counted on the run's projects that
+    # still exist; a deleted project's limits can no longer apply.
+    left['quota changes'] = quota_changes(
+        ctx, run_projects & now['projects'], run_users)
+    left['cells down'] = cells_down(ctx)
+    gone = {kind: sorted(baseline[kind] - now[kind]) for kind in KINDS}
+    foreign_gone = sum(1 for kind, ident in foreign
+                       if ident in gone[kind])
+    ui.say('leftovers after cleanup: %s' % counts(left))
+    ui.say('foreign resources removed: %d of %d; anything of the baseline '
+           'removed: %d' % (foreign_gone, len(foreign),
+                            sum(len(v) for v in gone.values())))
+    return (done.returncode == 0 and not any(left.values())
+            and not any(gone.values()))
+
+
+def counts(found):
+    return ', '.join('%s %d' % (kind, len(v) if isinstance(v, set) else v)
+                     for kind, v in found.items())
+
+
+# -- what the cloud holds -------------------------------------------------
+
+def inventory(ctx):
+    """Every resource of the kinds a run can leave, by id (or name)."""
+    from tempest.lib.common import api_microversion_fixture
+    with api_microversion_fixture.APIMicroversionFixture(
+            compute_microversion=context_microversion()):
+        return {
+            'servers': {s['id'] for s in ctx.servers_client.list_servers(
+                all_tenants=True)['servers']},
+            'server groups': {g['id'] for g in (
+                ctx.server_groups_client.list_server_groups(
+                    all_projects=True)['server_groups'])},
+            'flavors': {f['id'] for f in ctx.flavors_client.list_flavors(
+                is_public=None)['flavors']},
+            'aggregates': {a['id'] for a in (
+                ctx.aggregates_client.list_aggregates()['aggregates'])},
+            'users': {u['id'] for u in ctx.users_client.list_users()[
+                'users']},
+            'projects': {p['id'] for p in ctx.projects_client.list_projects()[
+                'projects']},
+            'resource providers': {p['uuid'] for p in (
+                ctx.placement_client.list_providers())},
+            'resource classes': {rc['name'] for rc in (
+                ctx.placement_client.list_resource_classes())},
+            'traits': set(ctx.placement_client.list_traits()),
+        }
+
+
+def context_microversion():
+    from conformance_tests.cleanup import context
+    return context.COMPUTE_MICROVERSION
+
+
+def new_since(now, baseline):
+    return {kind: now[kind] - baseline[kind] for kind in KINDS}
+
+
+def quota_changes(ctx, projects, users):
+    """Projects (of the run) whose limits, or whose users' limits, are
+    not the defaults. Nova keeps them after the project is deleted."""
+    quotas = ctx.quotas_client
+
+    def limits(body):
+        return {k: v for k, v in body['quota_set'].items() if k != 'id'}
+
+    changed = 0
+    for project in projects:
+        own = limits(quotas.show_quota_set(project))
+        if own != limits(quotas.show_default_quota_set(project)) or any(
+                limits(quotas.show_quota_set(project, user_id=user)) != own
+                for user in users):
+            changed += 1
+    return changed
+
+
+def cells_down(ctx):
+    """Compute services nova cannot read (status UNKNOWN from 2.69)."""
+    import json
+    client = ctx.servers_client
+    headers = client.get_headers()
+    headers['OpenStack-API-Version'] = 'compute %s' % DOWN_CELL_MICROVERSION
+    headers['X-OpenStack-Nova-API-Version'] = DOWN_CELL_MICROVERSION
+    _, body = client.get('os-services', headers=headers)
+    return sum(1 for s in json.loads(body)['services']
+               if s['status'] == 'UNKNOWN')
+
+
+# -- what the proof adds ----------------------------------------------------
+
+def make_foreign(ctx, conf):
+    """Resources a run did not make, named to tempt a careless filter."""
+    from tempest.lib.common import api_microversion_fixture
+    prefix = conf.conformance.resource_prefix
+    near = '%s-keep' % prefix
+    made = []
+    other = 'tempest-SomeoneElsesTest-%d' % (uuid.uuid4().int % 10 ** 9)
+    project = ctx.projects_client.create_project(name=other)['project']
+    made.append(('projects', project['id']))
+    for name in (other + '-project', near):
+        user = ctx.users_client.create_user(
+            name=name, project_id=project['id'])['user']
+        made.append(('users', user['id']))
+    flavor = ctx.flavors_client.create_flavor(
+        name=near, ram=64, vcpus=1, disk=1)['flavor']
+    made.append(('flavors', flavor['id']))
+    group = ctx.server_groups_client.create_server_group(
+        name=near, policies=['affinity'])['server_group']
+    made.append(('server groups', group['id']))
+    with api_microversion_fixture.APIMicroversionFixture(
+            compute_microversion='2.37'):  # networks='none'
+        server = ctx.servers_client.create_server(
+            name=near, imageRef=conf.compute.image_ref,
+            flavorRef=conf.compute.flavor_ref, networks='none')['server']
+    made.append(('servers', server['id']))
+    rp = str(uuid.uuid4())
+    ctx.placement_client.create_provider(near, rp)
+    made.append(('resource providers', rp))
+    custom = 'CUSTOM_%s_KEEP' % prefix.upper().replace('-', '_')
+    ctx.placement_client.create_resource_class(custom)
+    ctx.placement_client.create_trait(custom)
+    made += [('resource classes', custom), ('traits', custom)]
+    for agg in ctx.aggregates_client.list_aggregates()['aggregates']:
+        made.append(('aggregates', agg['id']))  # the launcher's zones
+    ui.say('foreign resources: %d (%s)' % (len(made), ', '.join(
+        sorted({kind for kind, _ in made}))))
+    return made
+
+
+def leave_placement_topology(ctx, conf):
+    """A topology as a gabbi test builds it, its cleanups never run."""
+    from conformance_tests.common import gabbi_files
+    from conformance_tests.common import topology
+    spec = gabbi_files.topologies('placement')['spec_figure']
+    nested = {'resource_classes': ['CORE'], 'traits': ['FAST'],
+              'providers': {
+                  'root': {'inventory': {'CORE': 1}},
+                  'mid': {'parent': 'root'},
+                  'leaf': {'parent': 'mid', 'traits': ['FAST'],
+                           'inventory': {'CORE': 1}}}}
+    for one in (spec, nested):
+        topology.build(ctx.placement_client, one,
+                       conf.conformance.resource_prefix,
+                       lambda *args: None)
+
+
+# -- the run ----------------------------------------------------------------
+
+def start_run(workspace, workdir):
+    from conformance_tests.cmd import tempest_runner
+    tempest_runner.point_discovery_here(workspace)
+    log = open(os.path.join(workdir, 'cleanup-proof-tempest.log'), 'wb')
+    tempest = os.path.join(os.path.dirname(sys.executable), 'tempest')
+    ui.say('tempest run --regex %s (concurrency 2)' % REGEX)
+    return subprocess.Popen(
+        [tempest, 'run', '--concurrency', '2', '--regex', REGEX],
+        cwd=workspace, stdout=log, stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def wait_for_run_servers(ctx, baseline, run):
+    """Until a server of the run exists (and, briefly, a group too)."""
+    deadline = time.monotonic() + WAIT_FOR_SERVER
+    group_deadline = None
+    while time.monotonic() < deadline:
+        if run.poll() is not None:
+            raise ProofError('tempest run ended (code %s) before a server '
+                             'existed; see its log in the workdir' %
+                             run.returncode)
+        now = inventory(ctx)
+        servers = now['servers'] - baseline['servers']
+        groups = now['server groups'] - baseline['server groups']
+        if servers:
+            group_deadline = group_deadline or (
+                time.monotonic() + EXTRA_WAIT_FOR_GROUP)
+            if groups or time.monotonic() > group_deadline:
+                ui.say('run has %d server(s), %d group(s): killing it' % (
+                    len(servers), len(groups)))
+                return
+        time.sleep(0.5)
+    raise ProofError('no server of the run within %d s' % WAIT_FOR_SERVER)
+
+
+def kill_group(run):
+    """SIGKILL Tempest and its workers (one process group), reap it."""
+    try:
+        os.killpg(run.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    run.wait()
+    deadline = time.monotonic() + 10  # orphaned workers: init reaps them
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(run.pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    raise ProofError('processes of the killed Tempest run survive in '
+                     'group %d' % run.pid)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
