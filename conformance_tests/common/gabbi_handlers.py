@@ -8,40 +8,65 @@ what is missing and what is unexpected.
 Providers that are not part of the test's own topology (a vendor cloud's
 real compute nodes, say) are ignored: the assertion is about what the
 topology proves.
+
+Each key takes a non-empty list, or the word ``none``: the answer must
+carry its list (``allocation_requests`` / ``resource_providers``) and no
+entry of it may involve a provider of the topology. An empty list would
+assert nothing, so the file loader refuses it (gabbi_files).
+
+The runner makes one set of handler instances per file run and gives them
+that run's provider names, so nothing is shared between files or workers.
 """
 
 from gabbi.handlers import base
 
-# uuid -> name for the topology of the test file being run. Set by the
-# gabbi test runner before the file runs; a worker runs one file at a time.
-PROVIDER_NAMES = {}
-
-
-def _names(uuids):
-    return sorted(PROVIDER_NAMES[u] for u in uuids if u in PROVIDER_NAMES)
-
-
-def _check_known(test, key, names):
-    known = set(PROVIDER_NAMES.values())
-    unknown = sorted(set(names) - known)
-    if unknown:
-        test.fail('%s names providers %s that the topology does not have '
-                  '(it has %s)' % (key, unknown, sorted(known)))
+NONE = 'none'
 
 
 class _ExactSetHandler(base.ResponseHandler):
     # gabbi concatenates list-valued keys onto their default, so the default
-    # must be a list; an empty list means "not used". Assert an empty
-    # answer with a `len` JSON path instead.
+    # must be a list; an empty list means "key not used" (the loader refuses
+    # an explicit empty list).
     test_key_value = []
+    # The list in the answer that this handler reads.
+    answer_key = None
+
+    def __init__(self, provider_names=None):
+        super().__init__()
+        # uuid -> topology name for the file being run.
+        self.provider_names = dict(provider_names or {})
 
     def __call__(self, test):
         expected = test.test_data[self._key]
         if not expected:
             return
-        if not isinstance(expected, list):
-            test.fail('%s must be a list' % self._key)
-        self.compare(test, expected)
+        if expected != NONE and not isinstance(expected, list):
+            test.fail('%s must be a list of provider names or "%s", not %r'
+                      % (self._key, NONE, expected))
+        answer = test.response_data if isinstance(
+            test.response_data, dict) else {}
+        if not isinstance(answer.get(self.answer_key), list):
+            test.fail('%s: the answer has no %s list to compare' % (
+                self._key, self.answer_key))
+        if expected == NONE:
+            expected = []
+        else:
+            self.check_known(test, expected)
+        self.compare(test, expected, answer[self.answer_key])
+
+    def names(self, uuids):
+        return sorted(self.provider_names[u] for u in uuids
+                      if u in self.provider_names)
+
+    def _check_known_names(self, test, names):
+        known = set(self.provider_names.values())
+        unknown = sorted(set(names) - known)
+        if unknown:
+            test.fail('%s names providers %s that the topology does not '
+                      'have (it has %s)' % (self._key, unknown, sorted(known)))
+
+    def check_known(self, test, expected):
+        self._check_known_names(test, expected)
 
     def _assert_equal_sets(self, test, what, expected, got):
         expected, got = set(expected), set(got)
@@ -49,42 +74,45 @@ class _ExactSetHandler(base.ResponseHandler):
             return
         test.fail(
             '%s: expected %s, got %s; missing %s, unexpected %s' % (
-                what, sorted(expected), sorted(got),
-                sorted(expected - got) or 'none',
-                sorted(got - expected) or 'none'))
+                what, sorted(expected) or NONE, sorted(got) or NONE,
+                sorted(expected - got) or NONE,
+                sorted(got - expected) or NONE))
 
 
 class CandidateProviders(_ExactSetHandler):
-    """response_candidate_providers: [name, ...]
+    """response_candidate_providers: [name, ...] | none
 
     The providers that appear in any allocation request, exactly.
     """
     test_key_suffix = 'candidate_providers'
+    answer_key = 'allocation_requests'
 
-    def compare(self, test, expected):
-        _check_known(test, self._key, expected)
+    def compare(self, test, expected, allocation_requests):
         uuids = set()
-        for areq in test.response_data.get('allocation_requests', []):
+        for areq in allocation_requests:
             uuids.update(areq['allocations'])
         self._assert_equal_sets(
             test, 'providers in allocation requests', expected,
-            _names(uuids))
+            self.names(uuids))
 
 
 class AllocationRequests(_ExactSetHandler):
-    """response_allocation_requests: [[name, ...], ...]
+    """response_allocation_requests: [[name, ...], ...] | none
 
     The allocation requests, each as the set of providers it allocates
     from, exactly (order-free).
     """
     test_key_suffix = 'allocation_requests'
+    answer_key = 'allocation_requests'
 
-    def compare(self, test, expected):
+    def check_known(self, test, expected):
         for combo in expected:
-            _check_known(test, self._key, combo)
+            self._check_known_names(test, combo)
+
+    def compare(self, test, expected, allocation_requests):
         got = set()
-        for areq in test.response_data.get('allocation_requests', []):
-            names = _names(areq['allocations'])
+        for areq in allocation_requests:
+            names = self.names(areq['allocations'])
             if names:
                 got.add('+'.join(names))
         self._assert_equal_sets(
@@ -93,18 +121,23 @@ class AllocationRequests(_ExactSetHandler):
 
 
 class ListedProviders(_ExactSetHandler):
-    """response_listed_providers: [name, ...]
+    """response_listed_providers: [name, ...] | none
 
     The topology's providers listed by GET /resource_providers, exactly.
     """
     test_key_suffix = 'listed_providers'
+    answer_key = 'resource_providers'
 
-    def compare(self, test, expected):
-        _check_known(test, self._key, expected)
-        uuids = [rp['uuid']
-                 for rp in test.response_data.get('resource_providers', [])]
+    def compare(self, test, expected, resource_providers):
         self._assert_equal_sets(
-            test, 'providers listed', expected, _names(uuids))
+            test, 'providers listed', expected,
+            self.names(rp['uuid'] for rp in resource_providers))
 
 
 HANDLERS = [CandidateProviders, AllocationRequests, ListedProviders]
+SET_KEYS = tuple('response_' + h.test_key_suffix for h in HANDLERS)
+
+
+def for_run(provider_names):
+    """Handler instances for one file run, knowing its provider names."""
+    return [h(provider_names) for h in HANDLERS]

@@ -6,6 +6,30 @@ the cloud's configured microversion range cannot serve the file, builds
 the file's topology with cleanups registered, runs every request with the
 token and endpoint from Tempest's auth provider, and fails with the spec
 rule and each failing request when anything in the file fails.
+
+What a file may hold is checked when it is loaded (gabbi_files), so a check
+that cannot fail never reaches a cloud:
+
+- no ``xfail`` and no ``skip`` on any request (they can never fail the
+  file);
+- a provider-set key takes a non-empty list of names, or ``none`` (the
+  answer has its list and none of the topology's providers in it), never
+  ``[]``;
+- a request asserts more than its status (a ``response_*`` key), unless
+  the spec fixes that status and ``desc:`` quotes it:
+  ``desc: "spec 003: ... would result in HTTP 400 Bad Request error"``;
+  a DELETE whose effect the next request checks on the same URL may say
+  ``desc: "step: <why>"`` instead.
+
+Error text is matched only where the spec quotes it (with a YAML comment
+naming the spec line); elsewhere a request asserts the status and the
+field the error names, so that a release wording an error differently
+still gets a true verdict.
+
+Per-run values reach the requests as ``$RUN['NAME']`` (written into the
+test data before gabbi reads it) and the topology's provider names reach
+the handlers through their constructor: nothing goes through
+``os.environ`` or module globals, which every test of a worker shares.
 """
 
 import os
@@ -13,6 +37,7 @@ import unittest
 import urllib.parse
 import uuid
 
+from gabbi import handlers
 from gabbi import suitemaker
 from tempest.lib import decorators
 from testtools import content
@@ -46,16 +71,17 @@ class GabbiFileRunner(object):
         # class's cleanup can find it even when the file stops half-way.
         prefix = '%s-%s' % (self.resource_prefix(), uuid.uuid4().hex[:8])
         self.addCleanup(self.cleanup_prefixed, prefix)
-        environ = {'CONFORMANCE_PREFIX': prefix}
+        values = {gabbi_files.PREFIX: prefix}
         if meta.get('topology'):
             spec = gabbi_files.topologies(self.gabbi_service)[
                 meta['topology']]
             topo = topology.build(
                 self.topology_client(), spec, self.resource_prefix(),
                 self.addCleanup)
-            environ.update(topo.environ)
+            values.update(topo.values)
             names = topo.provider_names
-        self._run_suite(path, data, meta, environ, names)
+        self._run_suite(path, gabbi_files.with_run_values(data, values),
+                        meta, names)
 
     def _skip_outside_range(self, meta):
         group = getattr(self.conf_for_gabbi(), self.gabbi_service)
@@ -66,7 +92,7 @@ class GabbiFileRunner(object):
         if reason:
             self.skipTest(reason)
 
-    def _run_suite(self, path, data, meta, environ, names):
+    def _run_suite(self, path, data, meta, names):
         url = urllib.parse.urlsplit(self.gabbi_endpoint())
         defaults = data.setdefault('defaults', {})
         headers = defaults.setdefault('request_headers', {})
@@ -75,23 +101,15 @@ class GabbiFileRunner(object):
             defaults['ssl'] = True
         port = url.port or (443 if url.scheme == 'https' else 80)
 
-        os.environ.update(environ)
-        gabbi_handlers.PROVIDER_NAMES.clear()
-        gabbi_handlers.PROVIDER_NAMES.update(names)
-        try:
-            suite = suitemaker.test_suite_from_dict(
-                unittest.defaultTestLoader,
-                os.path.splitext(os.path.basename(path))[0], data,
-                os.path.dirname(path), url.hostname, port, None, None,
-                prefix=url.path.rstrip('/'),
-                handlers=[h() for h in _all_handlers()],
-                test_loader_name='conformance')
-            result = unittest.TestResult()
-            suite.run(result)
-        finally:
-            for key in environ:
-                os.environ.pop(key, None)
-            gabbi_handlers.PROVIDER_NAMES.clear()
+        suite = suitemaker.test_suite_from_dict(
+            unittest.defaultTestLoader,
+            os.path.splitext(os.path.basename(path))[0], data,
+            os.path.dirname(path), url.hostname, port, None, None,
+            prefix=url.path.rstrip('/'),
+            handlers=_handlers_for_run(names),
+            test_loader_name='conformance')
+        result = unittest.TestResult()
+        suite.run(result)
 
         requests = result.testsRun - len(result.skipped)
         self.addDetail('gabbi-requests', content.text_content(str(requests)))
@@ -102,9 +120,10 @@ class GabbiFileRunner(object):
             self.fail('%s ran no request' % os.path.basename(path))
 
 
-def _all_handlers():
-    from gabbi import handlers
-    return handlers.RESPONSE_HANDLERS + gabbi_handlers.HANDLERS
+def _handlers_for_run(provider_names):
+    """gabbi's own handlers plus ours, fresh for one file run."""
+    return ([h() for h in handlers.RESPONSE_HANDLERS] +
+            gabbi_handlers.for_run(provider_names))
 
 
 def _failure_message(path, meta, problems, requests):

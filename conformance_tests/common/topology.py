@@ -25,14 +25,23 @@ def _custom_name(prefix, run_id, name):
 
 
 class Topology(object):
-    """The identities of one built topology, for gabbi's $ENVIRON."""
+    """The identities of one built topology, for the file that uses it."""
 
     def __init__(self):
-        self.environ = {}         # NAME -> value, for $ENVIRON['NAME']
+        self.values = {}          # NAME -> value, for $RUN['NAME'] in YAML
         self.provider_names = {}  # uuid -> topology name
 
     def add(self, key, value):
-        self.environ[key.upper()] = value
+        self.values[key.upper()] = value
+
+
+def value_names(spec):
+    """The $RUN names a topology defines, without building it."""
+    return ({'RC_' + rc.upper() for rc in spec.get('resource_classes', [])} |
+            {'TRAIT_' + t.upper() for t in spec.get('traits', [])} |
+            {a.upper() for a in spec.get('aggregates', []) +
+             spec.get('absent_aggregates', [])} |
+            {p.upper() for p in spec.get('providers', {})})
 
 
 def build(client, spec, prefix, add_cleanup):
@@ -58,7 +67,7 @@ def build(client, spec, prefix, add_cleanup):
         parent = rp.get('parent')
         created = client.create_provider(
             '%s-%s-%s' % (prefix, run_id, name), rp_uuid,
-            topo.environ[parent.upper()] if parent else None)
+            topo.values[parent.upper()] if parent else None)
         # Registered after the children's parents: cleanups run in
         # reverse, so children are deleted before their parents.
         add_cleanup(test_utils.call_and_ignore_notfound_exc,
@@ -68,14 +77,14 @@ def build(client, spec, prefix, add_cleanup):
         generation = created['generation']
         if rp.get('inventory'):
             generation = client.set_inventories(rp_uuid, generation, {
-                topo.environ['RC_' + rc.upper()]: total
+                topo.values['RC_' + rc.upper()]: total
                 for rc, total in rp['inventory'].items()
             })['resource_provider_generation']
         if rp.get('aggregates'):
             generation = client.set_aggregates(rp_uuid, generation, [
-                topo.environ[a.upper()] for a in rp['aggregates']
+                topo.values[a.upper()] for a in rp['aggregates']
             ])['resource_provider_generation']
-        traits = [topo.environ['TRAIT_' + t.upper()]
+        traits = [topo.values['TRAIT_' + t.upper()]
                   for t in rp.get('traits', [])]
         if rp.get('shared'):
             traits.append(SHARING_TRAIT)

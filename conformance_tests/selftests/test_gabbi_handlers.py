@@ -4,7 +4,7 @@ import testtools
 
 from conformance_tests.common import gabbi_handlers
 
-# uuid -> topology name, as the gabbi runner sets it.
+# uuid -> topology name, as the gabbi runner gives it to the handlers.
 NAMES = {
     'u-cn1': 'cn1',
     'u-numa1': 'numa1',
@@ -41,10 +41,7 @@ class HandlerTestBase(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        gabbi_handlers.PROVIDER_NAMES.clear()
-        gabbi_handlers.PROVIDER_NAMES.update(NAMES)
-        self.addCleanup(gabbi_handlers.PROVIDER_NAMES.clear)
-        self.handler = self.handler_class()
+        self.handler = self.handler_class(NAMES)
 
     def run_handler(self, expected, response_data):
         test = FakeTest(self.handler._key, expected, response_data)
@@ -70,6 +67,35 @@ class RegistrationTest(testtools.TestCase):
         for cls in gabbi_handlers.HANDLERS:
             handler = cls()
             self.assertEqual({handler._key: []}, handler.test_base)
+
+    def test_set_keys_are_the_handlers_keys(self):
+        self.assertEqual(
+            sorted(h()._key for h in gabbi_handlers.HANDLERS),
+            sorted(gabbi_handlers.SET_KEYS))
+
+
+class NoSharedStateTest(testtools.TestCase):
+    """Names reach a handler through its constructor, one set per run."""
+
+    def test_no_module_global_of_names(self):
+        self.assertFalse(hasattr(gabbi_handlers, 'PROVIDER_NAMES'))
+
+    def test_two_runs_do_not_see_each_others_names(self):
+        first = gabbi_handlers.for_run({'u-a': 'a'})
+        second = gabbi_handlers.for_run({'u-b': 'b'})
+        answer = _candidates(['u-a'])
+        first[0](FakeTest(first[0]._key, ['a'], answer))
+        # For the second run u-a is a foreign provider: ignored, so 'b'
+        # is missing.
+        e = self.assertRaises(AssertionError, second[0],
+                              FakeTest(second[0]._key, ['b'], answer))
+        self.assertIn("missing ['b']", str(e))
+
+    def test_for_run_makes_one_of_each(self):
+        made = gabbi_handlers.for_run(NAMES)
+        self.assertEqual([type(h) for h in made], gabbi_handlers.HANDLERS)
+        for handler in made:
+            self.assertEqual(NAMES, handler.provider_names)
 
 
 class CandidateProvidersTest(HandlerTestBase):
@@ -106,11 +132,29 @@ class CandidateProvidersTest(HandlerTestBase):
             ['u-cn1', 'vendor-compute'], ['vendor-other']))
 
     def test_empty_expected_list_is_not_used(self):
-        # Would fail if compared: the answer has providers.
+        # gabbi's default for the key; the loader refuses it written out.
         self.run_handler([], _candidates(['u-cn1']))
 
     def test_non_list_expected_fails(self):
         self.assert_fails('cn1', _candidates(['u-cn1']), 'must be a list')
+
+    def test_none_passes_on_an_empty_answer(self):
+        self.run_handler('none', {'allocation_requests': []})
+
+    def test_none_fails_when_a_topology_provider_comes_back(self):
+        self.assert_fails('none', _candidates(['u-cn1']),
+                          "unexpected ['cn1']")
+
+    def test_none_ignores_foreign_providers(self):
+        self.run_handler('none', _candidates(['vendor-compute']))
+
+    def test_none_fails_without_the_list(self):
+        # A 200 with some other body must not pass as "no candidates".
+        self.assert_fails('none', {'errors': []},
+                          'no allocation_requests list')
+
+    def test_list_fails_without_the_list(self):
+        self.assert_fails(['cn1'], {}, 'no allocation_requests list')
 
 
 class AllocationRequestsTest(HandlerTestBase):
@@ -146,6 +190,13 @@ class AllocationRequestsTest(HandlerTestBase):
     def test_empty_expected_list_is_not_used(self):
         self.run_handler([], _candidates(['u-cn1']))
 
+    def test_none_passes_when_no_request_uses_the_topology(self):
+        self.run_handler('none', _candidates(['vendor-compute']))
+
+    def test_none_fails_on_a_topology_request(self):
+        self.assert_fails('none', _candidates(['u-cn1', 'u-ss1']),
+                          'unexpected', 'cn1+ss1')
+
 
 class ListedProvidersTest(HandlerTestBase):
     handler_class = gabbi_handlers.ListedProviders
@@ -170,5 +221,11 @@ class ListedProvidersTest(HandlerTestBase):
     def test_empty_expected_list_is_not_used(self):
         self.run_handler([], _listed('u-cn1', 'u-cn2'))
 
-    def test_missing_key_in_response_is_an_empty_list(self):
-        self.assert_fails(['cn1'], {}, 'missing')
+    def test_missing_list_in_response_fails(self):
+        self.assert_fails(['cn1'], {}, 'no resource_providers list')
+
+    def test_none_passes_when_no_topology_provider_is_listed(self):
+        self.run_handler('none', _listed('vendor-compute'))
+
+    def test_none_fails_when_a_topology_provider_is_listed(self):
+        self.assert_fails('none', _listed('u-cn2'), "unexpected ['cn2']")

@@ -1,11 +1,19 @@
 """common/gabbi_runner.py: generated tests, skips and failure text."""
 
+import http.server
+import json
+import os
+import threading
 import types
+import urllib.parse
 
+import fixtures
 import testtools
+import yaml
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import gabbi_runner
+from conformance_tests.selftests import test_topology
 
 
 class GenerateTestsTest(testtools.TestCase):
@@ -85,3 +93,138 @@ class FailureMessageTest(testtools.TestCase):
         trace = '\n'.join('line %d' % i for i in range(30))
         self.assertEqual('\n'.join('line %d' % i for i in range(15, 30)),
                          gabbi_runner._useful_part(trace))
+
+
+class _EchoServer(object):
+    """A loopback HTTP server: /ac?rp=U answers one allocation request
+    from provider U and echoes the path; it records what it saw."""
+
+    def __init__(self):
+        self.seen = []
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                url = urllib.parse.urlsplit(self.path)
+                query = urllib.parse.parse_qs(url.query)
+                owner.seen.append((self.path, dict(os.environ)))
+                body = json.dumps({
+                    'path': url.path,
+                    'allocation_requests': [
+                        {'allocations': {rp: {}}}
+                        for rp in query.get('rp', [])]}).encode()
+                self.send_response(200)
+                self.send_header('content-type', 'application/json')
+                self.send_header('content-length', str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(
+            ('127.0.0.1', 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever,
+                                       daemon=True)
+        self.thread.start()
+        self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+TOPOLOGY = {'topo': {'resource_classes': ['CORE'],
+                     'providers': {'cn1': {'inventory': {'CORE': 1}},
+                                   'cn2': {'inventory': {'CORE': 1}}}}}
+
+
+def _file(expected_providers):
+    return {
+        'meta': {'id': '2f6d8a1b-4c5e-4f7a-8b9c-3d0e1f2a6b66',
+                 'rule': 'the rule of the file',
+                 'min_microversion': '1.32', 'topology': 'topo'},
+        'tests': [{
+            'name': 'candidates from cn1',
+            'GET': "/ac/$RUN['PREFIX']?rp=$RUN['CN1']",
+            'response_candidate_providers': expected_providers,
+            'response_json_paths': {
+                '$.path': "/ac/$RUN['PREFIX']"},
+        }]}
+
+
+class RunFileTest(testtools.TestCase):
+    """run_gabbi_file against a loopback server, end to end."""
+
+    def setUp(self):
+        super().setUp()
+        self.tmp = self.useFixture(fixtures.TempDir()).path
+        os.mkdir(os.path.join(self.tmp, 'placement'))
+        with open(os.path.join(self.tmp, 'placement', '_topologies.yaml'),
+                  'w') as f:
+            yaml.safe_dump(TOPOLOGY, f)
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.common.gabbi_files.gabbi_dir',
+            lambda service: os.path.join(self.tmp, service)))
+        self.server = _EchoServer()
+        self.addCleanup(self.server.stop)
+
+    def run_file(self, doc):
+        path = os.path.join(self.tmp, 'placement', 'a-file.yaml')
+        with open(path, 'w') as f:
+            yaml.safe_dump(doc, f)
+        server = self.server
+        client = test_topology.FakeClient()
+
+        class Local(gabbi_runner.GabbiFileRunner, testtools.TestCase):
+            gabbi_service = 'placement'
+
+            def conf_for_gabbi(self):
+                return types.SimpleNamespace(placement=types.SimpleNamespace(
+                    min_microversion='1.0', max_microversion='latest'))
+
+            def gabbi_endpoint(self):
+                return server.url
+
+            def gabbi_token(self):
+                return 'not-a-secret'
+
+            def resource_prefix(self):
+                return 'conformance'
+
+            def topology_client(self):
+                return client
+
+            def test_file(self):
+                self.run_gabbi_file(path)
+
+        result = testtools.TestResult()
+        Local('test_file').run(result)
+        return result, client
+
+    def test_values_and_names_reach_the_file_without_the_environment(self):
+        before = dict(os.environ)
+        result, client = self.run_file(_file(['cn1']))
+        self.assertEqual([], result.errors + result.failures)
+        self.assertEqual(1, result.testsRun)
+        [(path, environ_seen)] = self.server.seen
+        cn1 = [c[2] for c in client.named('create_provider')
+               if c[1].endswith('-cn1')][0]
+        self.assertRegex(path, r'^/ac/conformance-[0-9a-f]{8}\?rp=%s$'
+                         % cn1)
+        # Nothing of the run went through os.environ, during or after.
+        self.assertEqual(before, environ_seen)
+        self.assertEqual(before, dict(os.environ))
+
+    def test_a_wrong_provider_set_fails_with_the_rule(self):
+        result, _ = self.run_file(_file(['cn2']))
+        self.assertEqual(1, len(result.failures), result.errors)
+        msg = str(result.failures[0][1])
+        self.assertIn('spec rule broken: the rule of the file', msg)
+        self.assertIn("missing ['cn2']", msg)
+        self.assertIn("unexpected ['cn1']", msg)
+
+    def test_the_topology_is_removed_after_the_run(self):
+        _, client = self.run_file(_file(['cn1']))
+        self.assertEqual(2, len([d for d in client.deleted
+                                 if d[0] == 'provider']))

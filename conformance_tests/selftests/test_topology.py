@@ -96,7 +96,7 @@ class BuildTest(testtools.TestCase):
         return self.topo
 
     def uuid_of(self, name):
-        return self.topo.environ[name.upper()]
+        return self.topo.values[name.upper()]
 
     def test_resource_class_names_are_custom_upper_case(self):
         topo = self.build()
@@ -107,28 +107,28 @@ class BuildTest(testtools.TestCase):
         run_id = created[0].split('_')[3]
         self.assertEqual(8, len(run_id))
         self.assertEqual('CUSTOM_CONFORMANCE_ZUUL_%s_HOST' % run_id,
-                         topo.environ['RC_HOST'])
+                         topo.values['RC_HOST'])
         self.assertEqual('CUSTOM_CONFORMANCE_ZUUL_%s_DISK_GB' % run_id,
-                         topo.environ['RC_DISK-GB'])
+                         topo.values['RC_DISK-GB'])
         self.assertEqual(run_id, run_id.upper())
 
     def test_traits_are_custom_upper_case(self):
         topo = self.build()
         traits = [c[1] for c in self.client.named('create_trait')]
-        self.assertEqual([topo.environ['TRAIT_FAST']], traits)
+        self.assertEqual([topo.values['TRAIT_FAST']], traits)
         self.assertRegex(traits[0], CUSTOM)
         self.assertTrue(traits[0].endswith('_FAST'))
 
     def test_each_build_has_its_own_run_id(self):
-        first = self.build().environ['RC_HOST']
-        second = self.build().environ['RC_HOST']
+        first = self.build().values['RC_HOST']
+        second = self.build().values['RC_HOST']
         self.assertNotEqual(first, second)
 
     def test_providers_get_prefixed_names_and_fresh_uuids(self):
         self.build()
         created = self.client.named('create_provider')
         self.assertEqual(4, len(created))
-        run_id = self.topo.environ['RC_HOST'].split('_')[3].lower()
+        run_id = self.topo.values['RC_HOST'].split('_')[3].lower()
         for _, name, rp_uuid, _ in created:
             self.assertTrue(name.startswith('conformance-zuul-%s-' % run_id),
                             name)
@@ -146,9 +146,9 @@ class BuildTest(testtools.TestCase):
     def test_inventory_uses_the_custom_resource_class(self):
         self.build()
         inv = {c[1]: c[3] for c in self.client.named('set_inventories')}
-        self.assertEqual({self.topo.environ['RC_HOST']: 4},
+        self.assertEqual({self.topo.values['RC_HOST']: 4},
                          inv[self.uuid_of('root')])
-        self.assertEqual({self.topo.environ['RC_DISK-GB']: 100},
+        self.assertEqual({self.topo.values['RC_DISK-GB']: 100},
                          inv[self.uuid_of('share')])
         self.assertNotIn(self.uuid_of('grandchild'), inv)
 
@@ -162,10 +162,10 @@ class BuildTest(testtools.TestCase):
     def test_aggregates_are_set_by_uuid(self):
         self.build()
         aggs = {c[1]: c[3] for c in self.client.named('set_aggregates')}
-        self.assertEqual([self.topo.environ['AGG_A']],
+        self.assertEqual([self.topo.values['AGG_A']],
                          aggs[self.uuid_of('root')])
-        self.assertEqual([self.topo.environ['AGG_A'],
-                          self.topo.environ['AGG_B']],
+        self.assertEqual([self.topo.values['AGG_A'],
+                          self.topo.values['AGG_B']],
                          aggs[self.uuid_of('share')])
         for value in aggs[self.uuid_of('share')]:
             self.assertEqual(value, str(uuid.UUID(value)))
@@ -175,18 +175,18 @@ class BuildTest(testtools.TestCase):
         traits = {c[1]: c[3] for c in self.client.named('set_traits')}
         self.assertEqual(['MISC_SHARES_VIA_AGGREGATE'],
                          traits[self.uuid_of('share')])
-        self.assertEqual([self.topo.environ['TRAIT_FAST']],
+        self.assertEqual([self.topo.values['TRAIT_FAST']],
                          traits[self.uuid_of('root')])
         self.assertNotIn(self.uuid_of('child'), traits)
 
     def test_absent_aggregate_gets_a_uuid_but_no_provider(self):
         self.build()
-        ghost = self.topo.environ['AGG_GHOST']
+        ghost = self.topo.values['AGG_GHOST']
         self.assertEqual(ghost, str(uuid.UUID(ghost)))
         for call in self.client.named('set_aggregates'):
             self.assertNotIn(ghost, call[3])
-        self.assertNotIn(ghost, (self.topo.environ['AGG_A'],
-                                 self.topo.environ['AGG_B']))
+        self.assertNotIn(ghost, (self.topo.values['AGG_A'],
+                                 self.topo.values['AGG_B']))
 
     def test_provider_names_maps_uuid_to_name(self):
         self.build()
@@ -239,10 +239,18 @@ class BuildTest(testtools.TestCase):
                   if topology.SHARING_TRAIT in c[3]}
         self.assertEqual({self.uuid_of('ss1'), self.uuid_of('ss2')}, shared)
 
+    def test_value_names_are_exactly_what_build_defines(self):
+        # The loader checks $RUN names against value_names() without a
+        # cloud; they must be the names a build really gives values to.
+        for spec in [SPEC] + list(
+                gabbi_files.topologies('placement').values()):
+            self.assertEqual(set(self.build(spec).values),
+                             topology.value_names(spec))
+
     def test_real_absent_aggregates_are_never_set(self):
         for spec in gabbi_files.topologies('placement').values():
             self.build(spec, prefix='conformance')
-            absent = {self.topo.environ[a.upper()]
+            absent = {self.topo.values[a.upper()]
                       for a in spec.get('absent_aggregates', [])}
             for call in self.client.named('set_aggregates'):
                 self.assertFalse(absent & set(call[3]))

@@ -2,7 +2,9 @@
 
 check-uuid reads Python only; this covers the ids in YAML `meta:` blocks
 and the mapping in guidelines/ both ways: every capability names existing
-tests, every test belongs to a capability.
+tests, every test belongs to a capability. Every gabbi file is loaded
+first, so each file the loader refuses (a request that cannot fail, an
+undefined $RUN name, bad meta) is reported, one line per file.
 """
 
 import sys
@@ -12,12 +14,23 @@ from conformance_tests.report import guidelines
 from conformance_tests.tools import ids
 
 
-def problems():
+def file_problems():
+    """One line per gabbi file that the loader refuses."""
     found = []
-    try:
-        yaml_ids = ids.yaml_ids()
-    except gabbi_files.GabbiFileError as e:
-        return [str(e)]
+    for service in gabbi_files.services():
+        for path in gabbi_files.test_files(service):
+            try:
+                gabbi_files.load(path)
+            except (gabbi_files.GabbiFileError, OSError, ValueError) as e:
+                found.append(str(e))
+    return found
+
+
+def problems():
+    found = file_problems()
+    if found:
+        return found
+    yaml_ids = ids.yaml_ids()
     py_ids = ids.python_ids()
     for test_id, places in list(yaml_ids.items()) + list(py_ids.items()):
         if len(places) > 1:
