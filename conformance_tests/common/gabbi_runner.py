@@ -113,9 +113,17 @@ class GabbiFileRunner(object):
 
         requests = result.testsRun - len(result.skipped)
         self.addDetail('gabbi-requests', content.text_content(str(requests)))
-        problems = result.failures + result.errors
-        if problems:
-            self.fail(_failure_message(path, meta, problems, requests))
+        if result.failures:
+            # A request got an answer the file does not accept: the
+            # cloud broke the rule. Errors are listed too (often a
+            # consequence, e.g. a later request needing what failed).
+            self.fail(_failure_message(path, meta, result.failures,
+                                       result.errors, requests))
+        if result.errors:
+            # Only errors (connection refused, a timeout, a bad file): no
+            # answer was judged, so this must not read as a broken rule.
+            raise GabbiRequestError(_failure_message(
+                path, meta, [], result.errors, requests))
         if requests == 0:
             self.fail('%s ran no request' % os.path.basename(path))
 
@@ -126,15 +134,26 @@ def _handlers_for_run(provider_names):
             gabbi_handlers.for_run(provider_names))
 
 
-def _failure_message(path, meta, problems, requests):
-    lines = ['spec rule broken: %s' % meta['rule'],
-             '%s: %d of %d requests failed' % (
-                 os.path.basename(path), len(problems), requests)]
-    for case, trace in problems:
-        name = case.test_data.get('name', case.id()) if hasattr(
-            case, 'test_data') else case.id()
-        lines.append('--- %s' % name)
-        lines.append(_useful_part(trace))
+class GabbiRequestError(Exception):
+    """Requests of a file errored and none failed an assertion."""
+
+
+def _failure_message(path, meta, failures, errors, requests):
+    if failures:
+        lines = ['spec rule broken: %s' % meta['rule'],
+                 '%s: %d of %d requests failed' % (
+                     os.path.basename(path), len(failures), requests)]
+    else:
+        lines = ['no verdict on the rule: %s' % meta['rule']]
+    if errors:
+        lines.append('%s: %d of %d requests errored (no answer judged)' % (
+            os.path.basename(path), len(errors), requests))
+    for kind, problems in (('', failures), (' (error)', errors)):
+        for case, trace in problems:
+            name = case.test_data.get('name', case.id()) if hasattr(
+                case, 'test_data') else case.id()
+            lines.append('--- %s%s' % (name, kind))
+            lines.append(_useful_part(trace))
     return '\n'.join(lines)
 
 

@@ -80,7 +80,8 @@ class FailureMessageTest(testtools.TestCase):
                  '  File "a.py", line 1\n'
                  'AssertionError: expected 200, got 400\n')
         msg = gabbi_runner._failure_message(
-            '/a/forbidden-x.yaml', {'rule': 'the rule'}, [(case, trace)], 3)
+            '/a/forbidden-x.yaml', {'rule': 'the rule'}, [(case, trace)],
+            [], 3)
         lines = msg.splitlines()
         self.assertEqual('spec rule broken: the rule', lines[0])
         self.assertEqual('forbidden-x.yaml: 1 of 3 requests failed',
@@ -88,6 +89,18 @@ class FailureMessageTest(testtools.TestCase):
         self.assertIn('--- req one', lines)
         self.assertIn('AssertionError: expected 200, got 400', lines)
         self.assertNotIn('Traceback (most recent call last):', lines)
+
+    def test_errors_alone_are_no_verdict(self):
+        case = types.SimpleNamespace(test_data={'name': 'req two'},
+                                     id=lambda: 'x')
+        trace = 'ConnectionRefusedError: [Errno 111] refused\n'
+        msg = gabbi_runner._failure_message(
+            '/a/forbidden-x.yaml', {'rule': 'the rule'}, [],
+            [(case, trace)], 3)
+        lines = msg.splitlines()
+        self.assertEqual('no verdict on the rule: the rule', lines[0])
+        self.assertNotIn('spec rule broken', msg)
+        self.assertIn('--- req two (error)', lines)
 
     def test_useful_part_falls_back_to_the_tail(self):
         trace = '\n'.join('line %d' % i for i in range(30))
@@ -130,8 +143,9 @@ class _EchoServer(object):
         self.url = 'http://127.0.0.1:%d' % self.httpd.server_address[1]
 
     def stop(self):
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        if self.thread.is_alive():
+            self.httpd.shutdown()
+            self.httpd.server_close()
 
 
 TOPOLOGY = {'topo': {'resource_classes': ['CORE'],
@@ -169,7 +183,7 @@ class RunFileTest(testtools.TestCase):
         self.server = _EchoServer()
         self.addCleanup(self.server.stop)
 
-    def run_file(self, doc):
+    def run_file(self, doc, endpoint=None):
         path = os.path.join(self.tmp, 'placement', 'a-file.yaml')
         with open(path, 'w') as f:
             yaml.safe_dump(doc, f)
@@ -184,7 +198,7 @@ class RunFileTest(testtools.TestCase):
                     min_microversion='1.0', max_microversion='latest'))
 
             def gabbi_endpoint(self):
-                return server.url
+                return endpoint or server.url
 
             def gabbi_token(self):
                 return 'not-a-secret'
@@ -223,6 +237,21 @@ class RunFileTest(testtools.TestCase):
         self.assertIn('spec rule broken: the rule of the file', msg)
         self.assertIn("missing ['cn2']", msg)
         self.assertIn("unexpected ['cn1']", msg)
+
+    def test_a_wrong_answer_is_an_assertion_failure(self):
+        result, _ = self.run_file(_file(['cn2']))
+        self.assertIn('AssertionError', str(result.failures[0][1]))
+
+    def test_no_answer_is_an_error_not_an_assertion(self):
+        # Nothing listens on the port the server had: connection refused.
+        self.server.stop()
+        result, _ = self.run_file(_file(['cn1']), endpoint=self.server.url)
+        self.assertEqual(1, len(result.errors), result.failures)
+        self.assertEqual([], result.failures)
+        msg = str(result.errors[0][1])
+        self.assertIn('GabbiRequestError', msg)
+        self.assertIn('no verdict on the rule: the rule of the file', msg)
+        self.assertNotIn('AssertionError', msg)
 
     def test_the_topology_is_removed_after_the_run(self):
         _, client = self.run_file(_file(['cn1']))
