@@ -1,0 +1,364 @@
+"""tools/check_zuul: the Zuul lint, and the rules its DevStack jobs broke.
+
+The fixtures of the rule tests are the shapes the tree had when its
+DevStack jobs could not go green (setup needing DevStack in pre-run,
+`secretmysql` spelled out, seed 001 on a legacy-quota nova, tests picked
+by a hand-written regex): each test fails on a check_zuul without that
+rule.
+"""
+
+import os
+import textwrap
+
+import fixtures
+import testtools
+import yaml
+
+from conformance_tests.tools import check_zuul
+
+DEVSTACK_PLAYBOOK = """\
+- hosts: all
+  roles:
+    - orchestrate-devstack
+"""
+SUITE_PLAYBOOK = """\
+- hosts: tempest
+  tasks:
+    - command: >-
+        /opt/stack/tempest/.tox/tempest/bin/conformance run
+        --tempest-conf /opt/stack/tempest/etc/tempest.conf
+        {% for seed in conformance_seeds %}--seed {{ seed }} {% endfor %}
+"""
+# The old conformance-cells-pre.yaml, as far as the rules care.
+CELLS_SETUP = """\
+- hosts: controller
+  tasks:
+    - name: Give the cell its own database account and point nova at it
+      shell: |
+        source /opt/stack/devstack/openrc admin admin
+        mysql -uroot -p"$MYSQL_ROOT_PASSWORD" -e "CREATE USER ..."
+        nova-manage cell_v2 update_cell --cell_uuid "$uuid"
+        sudo systemctl restart 'devstack@n-*'
+      environment:
+        MYSQL_ROOT_PASSWORD: secretmysql
+"""
+QUOTA_CONFIG = {
+    'post-config': {'$NOVA_CONF': {
+        'quota': {'count_usage_from_placement': True}}},
+    'test-config': {'$TEMPEST_CONFIG': {
+        'conformance': {'quota_usage_from_placement': True}}},
+}
+
+
+class TreeFixture(testtools.TestCase):
+    """A temporary project tree: zuul.d/, playbooks/, guidelines/."""
+
+    def setUp(self):
+        super().setUp()
+        self.root = self.useFixture(fixtures.TempDir()).path
+        for folder in ('zuul.d', 'playbooks/files', 'guidelines'):
+            os.makedirs(os.path.join(self.root, folder))
+        self.playbook('ok.yaml', '- hosts: all\n  tasks: []\n')
+        self.playbook('devstack.yaml', DEVSTACK_PLAYBOOK)
+        self.playbook('suite.yaml', SUITE_PLAYBOOK)
+        for seed in ('000', '001', '003'):
+            self.playbook('../guidelines/%s-feature.yaml' % seed, 'x: 1\n')
+
+    def write(self, items, name='x.yaml'):
+        with open(os.path.join(self.root, 'zuul.d', name), 'w') as f:
+            yaml.safe_dump(items, f)
+
+    def playbook(self, name, text):
+        with open(os.path.join(self.root, 'playbooks', name), 'w') as f:
+            f.write(textwrap.dedent(text))
+        return 'playbooks/' + name
+
+    def suite_job(self, name='suite', seeds=('003',), **job):
+        """A DevStack job that runs the suite the way the rules want."""
+        vars_ = job.pop('vars', {})
+        vars_.setdefault('conformance_seeds', list(seeds))
+        job.setdefault('parent', 'devstack-tempest')
+        job.setdefault('run', ['playbooks/devstack.yaml',
+                               'playbooks/suite.yaml'])
+        return {'job': dict(name=name, vars=vars_, **job)}
+
+    def check(self, *jobs):
+        names = [j['job']['name'] for j in jobs
+                 if not j['job'].get('abstract')]
+        self.write(list(jobs) + [{'project': {'check': {'jobs': names}}}])
+        return check_zuul.problems(self.root)
+
+
+class SchemaTest(TreeFixture):
+
+    def test_real_tree_has_no_problems(self):
+        self.assertEqual([], check_zuul.problems())
+
+    def test_consistent_temp_tree_has_no_problems(self):
+        self.write([
+            {'job': {'name': 'base-job', 'parent': 'devstack',
+                     'abstract': True}},
+            {'job': {'name': 'good', 'parent': 'base-job',
+                     'run': ['playbooks/devstack.yaml',
+                             'playbooks/suite.yaml'],
+                     'vars': {'conformance_seeds': ['003']}}},
+            {'project': {'check': {'jobs': ['good']}}},
+        ])
+        self.assertEqual([], check_zuul.problems(self.root))
+
+    def test_each_problem_is_reported(self):
+        self.write([
+            {'job': {'name': 'abstract-job', 'parent': 'devstack',
+                     'abstract': True}},
+            {'job': {'name': 'orphan', 'parent': 'no-such-parent'}},
+            {'job': {'name': 'no-playbook', 'parent': 'tox',
+                     'post-run': ['playbooks/missing.yaml']}},
+            {'project': {
+                'check': {'jobs': ['undefined-job', 'abstract-job',
+                                   'orphan', 'no-playbook']},
+            }},
+        ])
+        found = check_zuul.problems(self.root)
+        self.assertIn('check runs job undefined-job, which is not defined',
+                      found)
+        self.assertIn('check runs abstract job abstract-job', found)
+        self.assertIn('job orphan: parent no-such-parent is defined nowhere',
+                      found)
+        self.assertIn('job no-playbook: post-run playbook '
+                      'playbooks/missing.yaml is not in the tree', found)
+        self.assertEqual(4, len(found), found)
+
+    def test_job_entry_as_mapping_is_understood(self):
+        self.write([
+            {'job': {'name': 'good', 'parent': 'tox'}},
+            {'project': {'gate': {'jobs': [{'good': {'voting': False}},
+                                           {'bad': {}}]}}},
+        ])
+        self.assertEqual(['gate runs job bad, which is not defined'],
+                         check_zuul.problems(self.root))
+
+    def test_unknown_key_pipeline_and_duplicate(self):
+        self.write([
+            {'job': {'name': 'j', 'parent': 'tox', 'colour': 'red'}},
+            {'job': {'name': 'j', 'parent': 'tox'}},
+            {'project': {'chek': {'jobs': ['j']}}},
+        ])
+        found = check_zuul.problems(self.root)
+        self.assertIn('job j: unknown key colour', found)
+        self.assertIn('job j is defined twice', found)
+        self.assertIn('project: unknown pipeline chek', found)
+
+    def test_no_project_stanza(self):
+        self.write([{'job': {'name': 'j', 'parent': 'tox'}}])
+        self.assertEqual(['no project stanza: no job would ever run'],
+                         check_zuul.problems(self.root))
+
+    def test_playbook_given_as_mapping_is_understood(self):
+        found = self.check(self.suite_job(run=[
+            {'name': 'playbooks/devstack.yaml'},
+            {'name': 'playbooks/suite.yaml', 'semaphores': 's'}]))
+        self.assertEqual([], found)
+
+
+class DevStackFirstTest(TreeFixture):
+    """Rule (a): what needs DevStack is never in pre-run."""
+
+    def test_devstack_setup_in_pre_run_is_rejected(self):
+        pre = self.playbook('cells-pre.yaml', CELLS_SETUP.replace(
+            'secretmysql', '"{{ devstack_localrc.DATABASE_PASSWORD }}"'))
+        found = self.check(self.suite_job(seeds=['003'], **{'pre-run': pre}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('job suite: pre-run playbook playbooks/cells-pre.yaml '
+                      'uses ', found[0])
+        for what in ("DevStack's openrc", 'nova-manage', "DevStack's MySQL",
+                     'devstack@ units'):
+            self.assertIn(what, found[0])
+        self.assertIn('move it into the run list after the DevStack '
+                      'playbook', found[0])
+
+    def test_each_devstack_marker_is_caught_alone(self):
+        for line in ('cat /opt/stack/devstack/local.conf',
+                     'ls {{ devstack_base_dir }}',
+                     '. openrc', 'nova-manage db version',
+                     'openstack server list', 'mysql -e "SELECT 1"',
+                     'systemctl status devstack@n-api',
+                     'cat /etc/nova/nova.conf',
+                     'cat /opt/tempest.conf',
+                     'conformance cleanup'):
+            pre = self.playbook('pre.yaml', '- hosts: all\n  tasks:\n'
+                                '    - shell: %s\n' % line)
+            found = self.check(self.suite_job(**{'pre-run': pre}))
+            self.assertEqual(1, len(found), (line, found))
+
+    def test_included_playbook_counts_and_comments_do_not(self):
+        self.playbook('inner.yaml', '- hosts: all\n  tasks:\n'
+                      '    - shell: nova-manage cell_v2 list_cells\n')
+        pre = self.playbook('outer.yaml', '# nova-manage is named here\n'
+                            '- import_playbook: inner.yaml\n')
+        found = self.check(self.suite_job(**{'pre-run': pre}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('uses nova-manage,', found[0])
+
+    def test_pre_run_of_a_plain_tox_job_may_use_mysql(self):
+        pre = self.playbook('pre.yaml', '- hosts: all\n  tasks:\n'
+                            '    - shell: apt-get install -y mysql-server\n')
+        self.assertEqual([], self.check(
+            {'job': {'name': 'unit', 'parent': 'tox', 'pre-run': pre}}))
+
+    def test_setup_before_devstack_in_the_run_list_is_rejected(self):
+        setup = self.playbook('zone.yaml', '- hosts: all\n  tasks:\n'
+                              '    - shell: openstack aggregate list\n')
+        found = self.check(self.suite_job(run=[
+            setup, 'playbooks/devstack.yaml', 'playbooks/suite.yaml']))
+        self.assertEqual(['job suite: run playbook playbooks/zone.yaml uses '
+                          'the openstack CLI before any playbook of its run '
+                          'list installs DevStack'], found)
+
+    def test_run_list_without_devstack_is_rejected(self):
+        found = self.check(self.suite_job(run=['playbooks/ok.yaml',
+                                               'playbooks/suite.yaml']))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('no playbook of its run list installs DevStack',
+                      found[0])
+
+
+class LiteralSecretsTest(TreeFixture):
+    """Rule (b): secrets come from DevStack's variables."""
+
+    def test_old_cells_playbook_and_fault_script_are_rejected(self):
+        self.playbook('cells.yaml', CELLS_SETUP)
+        self.playbook('files/fault.sh', (
+            '#!/bin/bash\n'
+            'mysql_root=(mysql -uroot -p"${MYSQL_ROOT_PASSWORD:-secretmysql}"'
+            ' -h "${DATABASE_HOST:-127.0.0.1}")\n'))
+        found = self.check(self.suite_job())
+        self.assertEqual(2, len(found), found)
+        self.assertTrue(found[0].startswith('playbooks/cells.yaml:10: '
+                                            "DevStack's secret 'secretmysql'"),
+                        found)
+        self.assertTrue(found[1].startswith('playbooks/files/fault.sh:2: '
+                                            "DevStack's secret 'secretmysql'"),
+                        found)
+        self.assertIn("take secrets from DevStack's variables", found[0])
+
+    def test_devstack_secret_in_job_vars_is_rejected(self):
+        found = self.check(self.suite_job(vars={
+            'conformance_seeds': ['003'],
+            'devstack_localrc': {'DATABASE_PASSWORD': 'secretdatabase'}}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn("DevStack's secret 'secretdatabase'", found[0])
+        self.assertTrue(found[0].startswith('zuul.d/x.yaml:'), found)
+
+    def test_other_literals_are_rejected_without_showing_them(self):
+        for line in ('mysql -uroot -phunter2 -e "SELECT 1"',
+                     'mysqladmin --password=hunter2 ping',
+                     "CREATE USER 'a'@'%' IDENTIFIED BY 'hunter2';",
+                     'admin_password: hunter2',
+                     'mysql -uroot -p"${DB_PASS:-hunter2}"'):
+            self.playbook('s.yaml', '- hosts: all\n  tasks:\n'
+                          '    - shell: %s\n' % line)
+            found = self.check(self.suite_job())
+            self.assertEqual(1, len(found), (line, found))
+            self.assertIn('playbooks/s.yaml:3: a literal', found[0])
+            self.assertNotIn('hunter2', found[0])
+
+    def test_references_are_accepted(self):
+        for line in ('mysql -uroot -p"$DATABASE_PASSWORD" -e "SELECT 1"',
+                     'mysql -uroot -p{{ devstack_localrc.DATABASE_PASSWORD }}',
+                     "CREATE USER 'a' IDENTIFIED BY '$MYSQL_PWD';",
+                     'password: "{{ devstack_localrc.ADMIN_PASSWORD }}"',
+                     'MYSQL_PWD=$(openssl rand -hex 12)',
+                     'mkdir -p /tmp/x'):
+            self.playbook('s.yaml', '- hosts: all\n  tasks:\n'
+                          '    - shell: %s\n' % line)
+            self.assertEqual([], self.check(self.suite_job()), line)
+
+    def test_comments_may_name_secrets(self):
+        self.playbook('s.yaml', '# DevStack sets secretdatabase itself\n'
+                      '- hosts: all\n  tasks: []\n')
+        self.assertEqual([], self.check(self.suite_job()))
+
+
+class SeedConfigTest(TreeFixture):
+    """Rule (c): a job running seed 001 counts quota from placement."""
+
+    def test_seed_001_on_a_legacy_quota_nova_is_rejected(self):
+        found = self.check(self.suite_job(seeds=['000', '001']))
+        self.assertEqual([
+            "job suite runs seed 001, so it must set nova's [quota] "
+            'count_usage_from_placement = True (devstack_local_conf '
+            'post-config $NOVA_CONF)',
+            "job suite runs seed 001, so it must set Tempest's "
+            '[conformance] quota_usage_from_placement = true '
+            '(devstack_local_conf test-config $TEMPEST_CONFIG)'], found)
+
+    def test_nova_config_alone_is_not_enough(self):
+        config = {'post-config': QUOTA_CONFIG['post-config']}
+        found = self.check(self.suite_job(vars={
+            'conformance_seeds': ['001'], 'devstack_local_conf': config}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('quota_usage_from_placement = true', found[0])
+
+    def test_false_is_rejected_and_inherited_true_accepted(self):
+        legacy = {'post-config': {'$NOVA_CONF': {'quota': {
+            'count_usage_from_placement': 'False'}}}}
+        found = self.check(self.suite_job(vars={
+            'conformance_seeds': ['001'],
+            'devstack_local_conf': dict(QUOTA_CONFIG, **legacy)}))
+        self.assertEqual(1, len(found), found)
+        found = self.check(
+            {'job': {'name': 'base', 'parent': 'devstack-tempest',
+                     'abstract': True,
+                     'vars': {'devstack_local_conf': QUOTA_CONFIG}}},
+            self.suite_job(parent='base', seeds=['001']))
+        self.assertEqual([], found)
+
+    def test_other_seeds_need_no_quota_config(self):
+        self.assertEqual([], self.check(self.suite_job(seeds=['000'])))
+
+
+class SuiteBySeedTest(TreeFixture):
+    """Rule (d): every job runs `conformance run --seed`, no regex."""
+
+    def test_old_regex_job_is_rejected(self):
+        found = self.check({'job': {
+            'name': 'old', 'parent': 'devstack-tempest',
+            'vars': {'tempest_test_regex':
+                     r'^conformance_tests\.api\.placement\.'}}})
+        self.assertEqual([
+            'job old: hand-written tempest_test_regex: name the seeds in '
+            'conformance_seeds; `conformance run --seed` derives the tests '
+            'from guidelines/',
+            'job old: set conformance_seeds, the list of seeds it runs '
+            '(e.g. ["003"])',
+            "job old runs devstack-tempest's own run playbook (Tempest with "
+            'a regex): give it a run list ending with '
+            'playbooks/conformance-run.yaml'], found)
+
+    def test_regex_next_to_seeds_is_still_rejected(self):
+        found = self.check(self.suite_job(vars={
+            'conformance_seeds': ['003'], 'tempest_test_regex': 'x'}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('hand-written tempest_test_regex', found[0])
+
+    def test_run_list_that_never_runs_the_suite_by_seed(self):
+        self.playbook('tempest.yaml', '- hosts: tempest\n  roles:\n'
+                      '    - run-tempest\n')
+        found = self.check(self.suite_job(run=['playbooks/devstack.yaml',
+                                               'playbooks/tempest.yaml']))
+        self.assertEqual(['job suite: no playbook of its run list runs '
+                          '`conformance run ... --seed`'], found)
+
+    def test_seed_ids_must_exist_and_be_strings(self):
+        found = self.check(self.suite_job(seeds=[1, '002']))
+        self.assertEqual([
+            "job suite: seed 1 is not a seed id: quote it (e.g. '001'; YAML "
+            'reads 001 as a number)',
+            'job suite: seed 002 has no guidelines/002-*.yaml'], found)
+
+    def test_abstract_base_and_tox_jobs_are_not_suite_runs(self):
+        self.assertEqual([], self.check(
+            {'job': {'name': 'base', 'parent': 'devstack-tempest',
+                     'abstract': True}},
+            {'job': {'name': 'self-check', 'parent': 'tox'}},
+            self.suite_job(parent='base')))
