@@ -39,7 +39,7 @@ from conformance_tests.common import ui
 
 REGEX = (r'^conformance_tests\.scenario\.test_(quota_from_placement\.'
          r'QuotaUsageTest|server_group_spread\.ServerGroupSpreadTest)\.')
-WAIT_FOR_SERVER = 120  # seconds: Tempest start-up plus a first boot
+WAIT_FOR_SERVER = 300  # s: Tempest start-up and a first boot, on a busy box
 EXTRA_WAIT_FOR_GROUP = 15
 DOWN_CELL_MICROVERSION = '2.69'  # services of a down cell show UNKNOWN
 KINDS = ('servers', 'server groups', 'flavors', 'aggregates', 'users',
