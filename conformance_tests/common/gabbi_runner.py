@@ -5,7 +5,11 @@ The generated method gets the file's idempotent id (so --list-tests,
 the cloud's configured microversion range cannot serve the file, builds
 the file's topology with cleanups registered, runs every request with the
 token and endpoint from Tempest's auth provider, and fails with the spec
-rule and each failing request when anything in the file fails.
+rule and each failing request when a request gets an answer the file does
+not accept (an AssertionError: the cloud broke the rule). When requests
+only errored (no answer judged: connection refused, a timeout) it raises
+GabbiRequestError instead, so that no verdict engine takes it for a
+broken rule.
 
 What a file may hold is checked when it is loaded (gabbi_files), so a check
 that cannot fail never reaches a cloud:
