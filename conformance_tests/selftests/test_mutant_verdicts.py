@@ -71,3 +71,20 @@ class CoverageCheckTest(testtools.TestCase):
     def test_every_registered_mutant_names_targets(self):
         for m in mutants.all_mutants():
             self.assertTrue(m.targets, m.name)
+
+
+class ReferenceRegistryTest(testtools.TestCase):
+
+    def test_reference_needs_capabilities(self):
+        self.assertRaises(ValueError, mutants.reference('r-x', 'svc', (),
+                                                        'rule'), len)
+
+    def test_every_reference_names_expected_fail_capabilities(self):
+        from conformance_tests.report import guidelines
+        by_id = {c['id']: c for c in guidelines.load_all()}
+        for ref in mutants.all_references():
+            for cap_id in ref.capabilities:
+                self.assertIn(cap_id, by_id, ref.name)
+                self.assertTrue(by_id[cap_id]['expected_fail'],
+                                '%s: %s is not expected_fail' % (
+                                    ref.name, cap_id))

@@ -31,6 +31,32 @@ def register(name, service, targets, rule):
     return wrap
 
 
+Reference = collections.namedtuple(
+    'Reference', 'name service rule apply capabilities')
+
+_REFERENCES = {}
+
+
+def reference(name, service, capabilities, rule):
+    """Decorator: register ``apply()`` as a *spec reference* of ``service``.
+
+    The mirror of a mutant: the smallest patch of upstream that does what
+    the spec says where upstream does not. Every reference of a service is
+    applied when the cloud runs the `spec-reference` profile, never
+    otherwise; ``capabilities`` are the expected-fail capabilities it
+    makes passable (guidelines/ must mark each one expected_fail).
+    """
+    def wrap(func):
+        if name in _REFERENCES or name in _REGISTRY:
+            raise ValueError('patch %s registered twice' % name)
+        if not capabilities:
+            raise ValueError('reference %s names no capability' % name)
+        _REFERENCES[name] = Reference(name, service, rule, func,
+                                      tuple(capabilities))
+        return func
+    return wrap
+
+
 def _load():
     # Importing the modules registers their mutants.
     from conformance_tests.cloud.mutants import nova  # noqa: F401
@@ -52,6 +78,11 @@ def get(name):
             name, ', '.join(sorted(_REGISTRY))))
 
 
+def all_references():
+    _load()
+    return [_REFERENCES[n] for n in sorted(_REFERENCES)]
+
+
 def apply(name, service):
     """Apply mutant ``name`` if it belongs to ``service``."""
     if not name:
@@ -59,3 +90,10 @@ def apply(name, service):
     mutant = get(name)
     if mutant.service == service:
         mutant.apply()
+
+
+def apply_references(service):
+    """Apply every spec reference of ``service`` (spec-reference profile)."""
+    for ref in all_references():
+        if ref.service == service:
+            ref.apply()
