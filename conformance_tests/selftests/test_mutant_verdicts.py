@@ -88,3 +88,42 @@ class ReferenceRegistryTest(testtools.TestCase):
                 self.assertTrue(by_id[cap_id]['expected_fail'],
                                 '%s: %s is not expected_fail' % (
                                     ref.name, cap_id))
+
+
+class MutantsCommandTest(testtools.TestCase):
+    """`conformance mutants --profile X` starts every mutant cloud in X."""
+
+    def test_profile_reaches_the_cloud(self):
+        import fixtures
+
+        from conformance_tests.cloud import profiles
+        from conformance_tests.cmd import main
+
+        started = []
+
+        class FakeCloud(object):
+            workspace = '/nonexistent'
+
+            def __init__(self, workdir, **kwargs):
+                started.append(kwargs)
+
+            def up(self):
+                pass
+
+            def down(self, quiet=False):
+                pass
+
+        def fake_run(workspace, path, say, concurrency, quiet, regex):
+            return {}
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cloud.launcher.EmbeddedCloud', FakeCloud))
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.tempest_runner.run', fake_run))
+        workdir = self.useFixture(fixtures.TempDir()).path
+        main.main(['mutants', '--only', 'quota-ignores-user', '--profile',
+                   'legacy-quota', '--workdir', workdir])
+        self.assertEqual(1, len(started))
+        for key, value in profiles.settings('legacy-quota').items():
+            self.assertEqual(value, started[0][key])
+        self.assertEqual('quota-ignores-user', started[0]['mutant'])
