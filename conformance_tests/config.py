@@ -49,8 +49,13 @@ ConformanceGroup = [
                help='Path of the `openstack` command (python-openstackclient) '
                     'for the real-client checks. Empty: the one installed '
                     'next to Tempest, else the one on PATH.'),
-    cfg.StrOpt('embedded_cloud_mutant', default='',
-               help='Set by the embedded cloud launcher: the mutant the '
-                    'cloud runs with (informational only, tests never read '
-                    'it to change their verdict).'),
+    cfg.FloatOpt('poll_interval', default=0.1, min=0.01,
+                 help='Seconds between the first two polls of a waiter '
+                      '(a server to settle or go away, a cell to look '
+                      'down). Each later wait is 1.5 times longer, up to '
+                      '[compute] build_interval, so a slow cloud is polled '
+                      'no more often than Tempest polls it, and a fast one '
+                      'is seen settled within a fraction of a second. '
+                      'Tempest\'s build_interval alone is a whole number '
+                      'of seconds.'),
 ]

@@ -6,6 +6,28 @@ from tempest import config
 from tempest.test_discover import plugins
 
 from conformance_tests import config as project_config
+from conformance_tests.services import compute as compute_services
+from conformance_tests.services import placement as placement_services
+
+
+def _service_clients(name, service_version, config_group, module):
+    """Registration of one client module, as Tempest's plugin API wants.
+
+    Every client manager (os_admin, os_primary, ...) then offers
+    ``<name>.<Class>()``, built with the manager's credentials and
+    Tempest's settings of ``config_group``: catalog type, endpoint type,
+    region, build timeout and interval, TLS (disable_ssl_certificate_
+    validation, ca_certificates_file), http_timeout, proxy.
+    """
+    params = {
+        'name': name,
+        # Tempest owns 'compute' and 'placement'; ours must not clash.
+        'service_version': service_version,
+        'module_path': module.__name__,
+        'client_names': module.__all__,
+    }
+    params.update(config.service_client_config(config_group))
+    return params
 
 
 class ConformancePlugin(plugins.TempestPlugin):
@@ -32,4 +54,11 @@ class ConformancePlugin(plugins.TempestPlugin):
         ]
 
     def get_service_clients(self):
-        return []
+        return [
+            _service_clients('conformance_placement_v1',
+                             'conformance-placement.v1', 'placement',
+                             placement_services),
+            _service_clients('conformance_compute_v2',
+                             'conformance-compute.v2', 'compute',
+                             compute_services),
+        ]

@@ -8,16 +8,14 @@ Two back ends:
   what a DevStack playbook or an operator provides.
 
 With neither, or without [conformance] allow_disruption, disruptive tests
-skip and say what to set.
+skip and say what to set. Disruptive test classes are Tempest's @serial
+classes: no other test class runs while they do (scenario/base.py says
+why that replaced our own lock).
 """
 
-import fcntl
 import json
-import os
-import re
 import shlex
 import subprocess
-import tempfile
 import urllib.error
 import urllib.request
 
@@ -41,27 +39,12 @@ def skip_reason(conf):
     return None
 
 
-def hold_cloud(test, conf, exclusive):
-    """Share the cloud with other compute scenarios, or have it alone.
-
-    Scenarios that boot servers or count usage hold the cloud shared; a
-    disruptive one (a cell outage) holds it exclusively, so no other
-    worker's servers are scheduled, counted or settled while a cell is
-    down. A readers-writer file lock per cloud, across the test workers
-    of this machine; released by the test's last cleanup.
-    """
-    key = re.sub(r'[^A-Za-z0-9_.-]', '_', conf.identity.uri_v3 or 'cloud')
-    lock = open(os.path.join(tempfile.gettempdir(),
-                             'conformance-%s.lock' % key), 'w')
-    fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-    test.addCleanup(lock.close)  # closing the file releases the lock
-
-
 def take_cell_down(test, conf):
     """Take the configured cell down for the rest of ``test``.
 
-    The test must hold the cloud exclusively (hold_cloud). The cell is
-    brought back by the test's cleanups, also when it fails. Returns
+    The test's class must be Tempest's @serial (see scenario/base.py),
+    so no other test runs during the outage. The cell is brought back
+    by the test's cleanups, also when it fails. Returns
     (back end, cell name).
     """
     cell = conf.conformance.cell_down_name

@@ -1,35 +1,20 @@
 """What the scenarios share: booting, settling and removing servers."""
 
-import time
-
 from tempest import config
-from tempest.lib.common import api_microversion_fixture
+from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
-from tempest.lib.common.utils import test_utils
-from tempest.lib import exceptions as lib_exc
 from tempest import test
 
 from conformance_tests.common import faults
 from conformance_tests.common import microversion
-from conformance_tests.services.compute import raw_client
+from conformance_tests.common import waiters
 
 CONF = config.CONF
 
 
 class ServersMixin(object):
     """Needs ``self.servers`` (a Tempest servers client) and an admin
-    servers client as ``self.admin_servers`` to read hosts. Every request of
-    Tempest's compute clients carries ``compute_microversion`` (booting
-    with networks='none' needs 2.37 or later)."""
-
-    compute_microversion = None
-    disruptive = False
-
-    def setUp(self):
-        super().setUp()
-        faults.hold_cloud(self, CONF, exclusive=self.disruptive)
-        self.useFixture(api_microversion_fixture.APIMicroversionFixture(
-            compute_microversion=self.compute_microversion))
+    servers client as ``self.admin_servers`` to read hosts."""
 
     def name(self, what):
         return data_utils.rand_name(
@@ -52,36 +37,15 @@ class ServersMixin(object):
         return server['id']
 
     def delete_server(self, server_id, client=None):
-        client = client or self.servers
-        test_utils.call_and_ignore_notfound_exc(
-            client.delete_server, server_id)
-        deadline = time.monotonic() + CONF.compute.build_timeout
-        while time.monotonic() < deadline:
-            try:
-                client.show_server(server_id)
-            except lib_exc.NotFound:
-                return
-            time.sleep(CONF.compute.build_interval)
+        waiters.delete_server(client or self.servers, server_id)
 
     def settle(self, server_id):
-        """Wait until the server is ACTIVE or ERROR; return its record."""
-        deadline = time.monotonic() + CONF.compute.build_timeout
-        while True:
-            server = self.admin_servers.show_server(server_id)['server']
-            if server['status'] in ('ACTIVE', 'ERROR'):
-                return server
-            if time.monotonic() > deadline:
-                self.fail('server %s still %s after %d s' % (
-                    server_id, server['status'], CONF.compute.build_timeout))
-            time.sleep(CONF.compute.build_interval)
+        """Wait until the server is ACTIVE or ERROR; return its record
+        as an admin sees it (with its host)."""
+        return waiters.wait_for_server_settled(self.admin_servers, server_id)
 
     def wait_for(self, what, check):
-        deadline = time.monotonic() + CONF.compute.build_timeout
-        while not check():
-            if time.monotonic() > deadline:
-                self.fail('timed out after %d s waiting for %s' % (
-                    CONF.compute.build_timeout, what))
-            time.sleep(CONF.compute.build_interval)
+        return waiters.wait_until(what, check)
 
     def zone_hosts(self, zone):
         zones = self.os_admin.availability_zone_client.list_availability_zones(
@@ -94,23 +58,43 @@ class ServersMixin(object):
         return []
 
 
-class ComputeScenarioTest(ServersMixin, test.BaseTestCase):
+class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
+                          ServersMixin, test.BaseTestCase):
     """A project user who boots servers, and an admin who reads hosts.
 
-    Subclasses set ``compute_microversion`` (sent by Tempest's clients),
-    ``needs_microversions`` (the range the test uses, for the config-driven
-    skip) and ``disruptive`` (needs a fault back end and permission).
+    Subclasses set Tempest's ``min_microversion`` and ``max_microversion``
+    to the compute microversions they send (both must be configured;
+    Tempest's clients send ``request_microversion``, chosen the Tempest
+    way). A class that disrupts the cloud (takes a cell down) is marked
+    with Tempest's ``@decorators.serial``; it then also needs a fault
+    back end and [conformance] allow_disruption, or it skips.
+
+    Why @serial and not a lock of our own: it gives the guarantee our
+    readers-writer file lock gave (an outage never overlaps another
+    test's servers), and more. Tempest's BaseTestCase holds an
+    inter-process readers-writer lock (in [oslo_concurrency] lock_path,
+    which `tempest init` puts in the workspace, so one per cloud) from
+    setUpClass to tearDownClass: a @serial class for writing, every
+    other class of the run for reading. So while a cell is down no other
+    test class of any worker runs (ours held back only the other compute
+    scenarios), and class setup and class cleanups are covered too. The
+    price: the lock is per class, so a disruptive test must be alone in
+    its class, or its class-mates run with the cloud to themselves.
     """
 
     credentials = ['primary', 'admin']
-    needs_microversions = None
+    min_microversion = None
+    max_microversion = None
 
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = microversion.compute_skip_reason(
-            CONF, *(cls.needs_microversions or (cls.compute_microversion,)))
-        if not reason and cls.disruptive:
+        if not CONF.service_available.nova:
+            raise cls.skipException(
+                'nova is not available: set [service_available] nova = '
+                'true to run the compute conformance tests')
+        reason = microversion.class_skip_reason(cls, CONF)
+        if not reason and cls.is_serial_execution_requested():
             reason = faults.skip_reason(CONF)
         if reason:
             raise cls.skipException(reason)
@@ -120,5 +104,13 @@ class ComputeScenarioTest(ServersMixin, test.BaseTestCase):
         super().setup_clients()
         cls.servers = cls.os_primary.servers_client
         cls.admin_servers = cls.os_admin.servers_client
-        cls.raw = raw_client.for_manager(cls.os_primary, CONF)
-        cls.admin_raw = raw_client.for_manager(cls.os_admin, CONF)
+        cls.raw = cls.os_primary.conformance_compute_v2.RawComputeClient()
+        cls.admin_raw = cls.os_admin.conformance_compute_v2.RawComputeClient()
+
+    @classmethod
+    def resource_setup(cls):
+        super().resource_setup()
+        cls.request_microversion = microversion.request_microversion(
+            cls, CONF)
+        cls.setup_api_microversion_fixture(
+            compute_microversion=cls.request_microversion)

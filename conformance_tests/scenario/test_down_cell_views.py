@@ -24,12 +24,16 @@ SHOW_KEYS = DETAIL_KEYS | {'image', 'flavor', 'user_id',
 SERVICE_KEYS = {'binary', 'host', 'status'}
 
 
+@decorators.serial
 class DownCellViewsTest(base.ComputeScenarioTest):
-    """Disruptive: takes [conformance] cell_down_name down, always back."""
+    """Disruptive: takes [conformance] cell_down_name down, always back.
 
-    compute_microversion = PARTIAL
-    needs_microversions = (BEFORE, PARTIAL)
-    disruptive = True
+    @serial: no other test class runs while the cell is down.
+    """
+
+    # Both are sent: the boundary is the rule.
+    min_microversion = BEFORE
+    max_microversion = PARTIAL
 
     def _entry(self, url, server_id, microversion):
         found = [s for s in self.raw.get(url, microversion)['servers']

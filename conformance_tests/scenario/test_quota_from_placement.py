@@ -10,9 +10,8 @@ when it claims the legacy mode, and the cell-outage test runs in both
 (in the legacy mode it is expected to fail: that is the spec's point).
 """
 
-from tempest import clients
+from tempest.common import credentials_factory
 from tempest import config
-from tempest.lib import auth
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
@@ -20,7 +19,6 @@ from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import faults
 from conformance_tests.scenario import base
-from conformance_tests.services.placement import topology_client
 
 CONF = config.CONF
 MICROVERSION = '2.69'
@@ -32,16 +30,14 @@ PLACEMENT_MODE_ONLY = (
 
 
 class QuotaTestBase(base.ComputeScenarioTest):
-    compute_microversion = MICROVERSION
+    min_microversion = MICROVERSION
+    max_microversion = MICROVERSION
 
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
         cls.quotas = cls.os_admin.quotas_client
-        cls.placement = topology_client.TopologyClient(
-            cls.os_admin.auth_provider, CONF.placement.catalog_type,
-            CONF.placement.region or CONF.identity.region,
-            endpoint_type=CONF.placement.endpoint_type)
+        cls.placement = cls.os_admin.conformance_placement_v1.UsagesClient()
 
     @classmethod
     def resource_setup(cls):
@@ -102,12 +98,13 @@ class QuotaUsageTest(QuotaTestBase):
         member = roles.list_roles(name='member')['roles'][0]
         roles.create_user_role_on_project(creds.project_id, user['id'],
                                           member['id'])
-        b_creds = auth.get_credentials(
-            CONF.identity.uri_v3, fill_in=True, identity_version='v3',
+        # Tempest's helpers, so its TLS settings apply to this user too.
+        b_creds = credentials_factory.get_credentials(
+            fill_in=True, identity_version='v3',
             username=name, password=password, project_id=creds.project_id,
             user_domain_id=creds.user_domain_id,
             project_domain_id=creds.project_domain_id)
-        return clients.Manager(b_creds), user['id']
+        return cls.client_manager(credentials=b_creds), user['id']
 
     @classmethod
     def _unschedulable_flavor(cls):
@@ -223,10 +220,12 @@ class QuotaUsageTest(QuotaTestBase):
                          rule)
 
 
+@decorators.serial
 class QuotaCellOutageTest(QuotaTestBase):
-    """Disruptive: takes [conformance] cell_down_name down, always back."""
+    """Disruptive: takes [conformance] cell_down_name down, always back.
 
-    disruptive = True
+    @serial: no other test class runs while the cell is down.
+    """
 
     def _all_shown_as(self, ids, status):
         """/servers/detail has a status for normal and down-cell entries."""

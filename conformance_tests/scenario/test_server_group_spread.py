@@ -32,7 +32,8 @@ RETRIES_EXCEEDED = 'Exceeded maximum number of retries'
 class ServerGroupSpreadTest(base.ComputeScenarioTest):
     """Boots real servers, only in the configured zone."""
 
-    compute_microversion = MICROVERSION
+    min_microversion = MICROVERSION
+    max_microversion = MICROVERSION
 
     @classmethod
     def skip_checks(cls):

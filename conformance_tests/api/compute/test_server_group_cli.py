@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 from tempest import config
-from tempest.lib.common import api_microversion_fixture
+from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
@@ -36,13 +36,20 @@ def _openstack_command():
         'openstack')
 
 
-class ServerGroupCLITest(test.BaseTestCase):
+class ServerGroupCLITest(api_version_utils.BaseMicroversionTest,
+                         test.BaseTestCase):
     credentials = ['primary']
+    min_microversion = MICROVERSION
+    max_microversion = MICROVERSION
 
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = microversion.compute_skip_reason(CONF, MICROVERSION)
+        if not CONF.service_available.nova:
+            raise cls.skipException(
+                'nova is not available: set [service_available] nova = '
+                'true to run the compute conformance tests')
+        reason = microversion.class_skip_reason(cls, CONF)
         if reason:
             raise cls.skipException(reason)
         if not _openstack_command():
@@ -55,10 +62,12 @@ class ServerGroupCLITest(test.BaseTestCase):
         super().setup_clients()
         cls.groups = cls.os_primary.server_groups_client
 
-    def setUp(self):
-        super().setUp()
-        self.useFixture(api_microversion_fixture.APIMicroversionFixture(
-            compute_microversion=MICROVERSION))
+    @classmethod
+    def resource_setup(cls):
+        super().resource_setup()
+        cls.setup_api_microversion_fixture(
+            compute_microversion=microversion.request_microversion(
+                cls, CONF))
 
     def _env(self):
         creds = self.os_primary.credentials

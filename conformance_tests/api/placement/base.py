@@ -4,7 +4,6 @@ from tempest import config
 from tempest import test
 
 from conformance_tests.common import gabbi_runner
-from conformance_tests.services.placement import topology_client
 
 CONF = config.CONF
 
@@ -26,29 +25,20 @@ class PlacementGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.auth_provider = cls.os_admin.auth_provider
-        cls.placement_filters = {
-            'service': CONF.placement.catalog_type,
-            'endpoint_type': CONF.placement.endpoint_type,
-            'region': CONF.placement.region or CONF.identity.region,
-        }
-        cls._topology_client = topology_client.TopologyClient(
-            cls.auth_provider, CONF.placement.catalog_type,
-            cls.placement_filters['region'],
-            endpoint_type=CONF.placement.endpoint_type,
-            disable_ssl_certificate_validation=(
-                CONF.identity.disable_ssl_certificate_validation),
-            ca_certs=CONF.identity.ca_certificates_file)
+        cls._topology_client = (
+            cls.os_admin.conformance_placement_v1.TopologyClient())
 
     # GabbiFileRunner hooks
     def conf_for_gabbi(self):
         return CONF
 
     def gabbi_endpoint(self):
-        return self.auth_provider.base_url(self.placement_filters)
+        """Placement's endpoint as Tempest's client resolves it from the
+        catalog ([placement] catalog_type, endpoint_type, region)."""
+        return self._topology_client.base_url
 
     def gabbi_token(self):
-        return self.auth_provider.get_token()
+        return self._topology_client.token
 
     def topology_client(self):
         return self._topology_client

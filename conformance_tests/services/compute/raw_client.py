@@ -3,6 +3,10 @@
 The seed-001 tests check exact down-cell records and must see a 500 where
 nova gives one, so they read raw JSON instead of Tempest's schema-checked
 bodies and get every status back instead of an exception.
+
+Tests get it from a Tempest client manager
+(``os_primary.conformance_compute_v2.RawComputeClient()``): the plugin
+registers it with Tempest's settings for [compute].
 """
 
 import json
@@ -35,11 +39,3 @@ class RawComputeClient(rest_client.RestClient):
             raise AssertionError('GET %s at %s -> %s %s' % (
                 url, microversion, status, str(body)[:300]))
         return body
-
-
-def for_manager(manager, conf):
-    """A raw client with the credentials of a Tempest client manager."""
-    return RawComputeClient(
-        manager.auth_provider, conf.compute.catalog_type,
-        conf.compute.region or conf.identity.region,
-        endpoint_type=conf.compute.endpoint_type)

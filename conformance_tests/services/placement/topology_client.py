@@ -1,5 +1,11 @@
 """The placement calls the suite needs to build and remove test topologies.
 
+Tests get it from a Tempest client manager
+(``os_admin.conformance_placement_v1.TopologyClient()``), never build it:
+the plugin registers it with Tempest's settings for [placement] (catalog
+type, endpoint type, region, TLS, timeouts). common/topology.py and
+`conformance cleanup` call its methods by name.
+
 Every call sends an explicit microversion. 1.20 is enough for all of them
 (parent providers 1.14, aggregates with generations 1.19, provider bodies
 on create 1.20) and is far below anything a supported cloud offers.
@@ -72,10 +78,3 @@ class TopologyClient(rest_client.RestClient):
 
     def list_traits(self):
         return self._json('GET', '/traits')['traits']
-
-    def usages(self, project_id, user_id=None):
-        """GET /usages (1.9+): {resource class: amount} in use."""
-        url = '/usages?project_id=%s' % project_id
-        if user_id:
-            url += '&user_id=%s' % user_id
-        return self._json('GET', url)['usages']

@@ -1,0 +1,121 @@
+"""Waiters: poll until something is true, or fail naming what and who.
+
+Small module functions in the style of Tempest's and octavia-tempest-
+plugin's waiters. Each raises ``tempest.lib.exceptions.TimeoutException``
+naming the calling test and what it waited for; none gives up silently.
+
+Why not Tempest's own (tempest.common.waiters), which the suite would
+rather use:
+- they sleep ``build_interval`` between polls, a whole number of seconds
+  ([compute] build_interval is an IntOpt). On a cloud whose servers go
+  ACTIVE in about a second, that waiting was half of every boot. Ours
+  start at [conformance] poll_interval and back off (times BACKOFF, up to
+  build_interval), so a real cloud is soon polled no more often than
+  Tempest polls it;
+- ``wait_for_server_status`` waits for one status and raises on ERROR;
+  the scheduling rules expect some servers to end in ERROR, with a
+  fault the test reads, so we wait for whichever comes first;
+- ``test_utils.call_until_true`` polls at a fixed interval and returns
+  False on timeout, with no message; ``wait_until`` builds on the same
+  idea with back-off and a message.
+"""
+
+import time
+
+from tempest import config
+from tempest.lib.common.utils import test_utils
+from tempest.lib import exceptions as lib_exc
+
+CONF = config.CONF
+# Each wait is this much longer than the one before (until the cap):
+# after t seconds the next poll comes at most 0.5 t later, so a server
+# that settles after t is seen by about 1.5 t at worst.
+BACKOFF = 1.5
+SETTLED = ('ACTIVE', 'ERROR')
+
+
+def poll_intervals(first=None, cap=None):
+    """Seconds to sleep between polls: first, first*BACKOFF, ... <= cap.
+
+    ``first`` defaults to [conformance] poll_interval and ``cap`` to
+    [compute] build_interval (never below ``first``).
+    """
+    interval = CONF.conformance.poll_interval if first is None else first
+    cap = max(interval, CONF.compute.build_interval if cap is None else cap)
+    while True:
+        yield interval
+        interval = min(cap, interval * BACKOFF)
+
+
+def _timeout(what, timeout, last_seen):
+    caller = test_utils.find_test_caller()
+    return lib_exc.TimeoutException(
+        '(%s) timed out after %s s waiting for %s; last seen: %s' % (
+            caller or 'no test found', timeout, what, last_seen))
+
+
+def wait_until(what, check, timeout=None):
+    """Call ``check()`` until it returns a true value; return that value.
+
+    ``what`` says what is awaited ("cell cell1 to look down"); it goes
+    into the TimeoutException after [compute] build_timeout (or
+    ``timeout``) seconds.
+    """
+    timeout = CONF.compute.build_timeout if timeout is None else timeout
+    deadline = time.monotonic() + timeout
+    intervals = poll_intervals()
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() >= deadline:
+            raise _timeout(what, timeout, repr(result))
+        time.sleep(next(intervals))
+
+
+def wait_for_server_settled(client, server_id):
+    """Wait until the server is ACTIVE or ERROR; return its record.
+
+    Which of the two is the test's to judge (an overflow server must
+    end in ERROR). Times out after the client's build_timeout.
+    """
+    deadline = time.monotonic() + client.build_timeout
+    intervals = poll_intervals()
+    while True:
+        server = client.show_server(server_id)['server']
+        if server['status'] in SETTLED:
+            return server
+        if time.monotonic() >= deadline:
+            raise _timeout('server %s to go ACTIVE or ERROR' % server_id,
+                           client.build_timeout, 'status %s, task state %s'
+                           % (server['status'],
+                              server.get('OS-EXT-STS:task_state')))
+        time.sleep(next(intervals))
+
+
+def wait_for_server_deleted(client, server_id):
+    """Wait until showing the server gives 404.
+
+    Raises TimeoutException if it is still there after the client's
+    build_timeout: a cleanup that leaves a server behind must say so,
+    since the next test would schedule around it.
+    """
+    deadline = time.monotonic() + client.build_timeout
+    intervals = poll_intervals()
+    while True:
+        try:
+            server = client.show_server(server_id)['server']
+        except lib_exc.NotFound:
+            return
+        if time.monotonic() >= deadline:
+            raise _timeout('server %s to be deleted' % server_id,
+                           client.build_timeout, 'status %s, task state %s'
+                           % (server['status'],
+                              server.get('OS-EXT-STS:task_state')))
+        time.sleep(next(intervals))
+
+
+def delete_server(client, server_id):
+    """Delete the server (gone already is fine) and wait until it is."""
+    test_utils.call_and_ignore_notfound_exc(client.delete_server, server_id)
+    wait_for_server_deleted(client, server_id)

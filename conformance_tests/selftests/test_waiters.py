@@ -1,0 +1,129 @@
+"""common/waiters.py: back-off, results, and timeouts that say who waited
+for what (never a silent give-up)."""
+
+import itertools
+import types
+
+import fixtures
+import testtools
+from tempest.lib import exceptions as lib_exc
+
+from conformance_tests.common import waiters
+
+
+def fake_conf(poll_interval=0.001, build_interval=1, build_timeout=60):
+    return types.SimpleNamespace(
+        conformance=types.SimpleNamespace(poll_interval=poll_interval),
+        compute=types.SimpleNamespace(build_interval=build_interval,
+                                      build_timeout=build_timeout))
+
+
+class FakeServers(object):
+    """Answers show_server from a script of statuses; None means 404."""
+
+    def __init__(self, statuses, build_timeout=60):
+        self.statuses = iter(statuses)
+        self.last = None
+        self.build_timeout = build_timeout
+        self.shows = 0
+        self.deleted = []
+
+    def show_server(self, server_id):
+        self.shows += 1
+        self.last = next(self.statuses, self.last)
+        if self.last is None:
+            raise lib_exc.NotFound()
+        return {'server': {'id': server_id, 'status': self.last}}
+
+    def delete_server(self, server_id):
+        self.deleted.append(server_id)
+
+
+class WaitersTestBase(testtools.TestCase):
+
+    def use_conf(self, **kwargs):
+        self.useFixture(fixtures.MockPatchObject(
+            waiters, 'CONF', fake_conf(**kwargs)))
+
+
+class PollIntervalsTest(WaitersTestBase):
+
+    def test_backs_off_from_poll_interval_to_build_interval(self):
+        self.use_conf(poll_interval=0.1, build_interval=1)
+        got = list(itertools.islice(waiters.poll_intervals(), 8))
+        self.assertEqual(0.1, got[0])
+        for before, after in zip(got, got[1:]):
+            self.assertAlmostEqual(min(1, before * waiters.BACKOFF), after)
+        self.assertEqual(1, got[-1])
+
+    def test_cap_never_below_the_first_interval(self):
+        self.use_conf(poll_interval=2.0, build_interval=1)
+        self.assertEqual([2.0, 2.0], list(itertools.islice(
+            waiters.poll_intervals(), 2)))
+
+
+class ServerWaitersTest(WaitersTestBase):
+
+    def setUp(self):
+        super().setUp()
+        self.use_conf()
+
+    def test_settled_returns_active_record(self):
+        client = FakeServers(['BUILD', 'BUILD', 'ACTIVE'])
+        self.assertEqual('ACTIVE', waiters.wait_for_server_settled(
+            client, 's1')['status'])
+        self.assertEqual(3, client.shows)
+
+    def test_settled_returns_error_record_too(self):
+        client = FakeServers(['BUILD', 'ERROR'])
+        self.assertEqual('ERROR', waiters.wait_for_server_settled(
+            client, 's1')['status'])
+
+    def test_settled_times_out_naming_test_server_and_status(self):
+        client = FakeServers(['BUILD'], build_timeout=0)
+        e = self.assertRaises(lib_exc.TimeoutException,
+                              waiters.wait_for_server_settled, client, 's1')
+        self.assertIn('ServerWaitersTest:test_settled_times_out', str(e))
+        self.assertIn('server s1 to go ACTIVE or ERROR', str(e))
+        self.assertIn('status BUILD', str(e))
+
+    def test_deleted_returns_on_404(self):
+        client = FakeServers(['ACTIVE', 'DELETED', None])
+        waiters.wait_for_server_deleted(client, 's1')
+        self.assertEqual(3, client.shows)
+
+    def test_deleted_does_not_give_up_silently(self):
+        client = FakeServers(['ACTIVE'], build_timeout=0)
+        e = self.assertRaises(lib_exc.TimeoutException,
+                              waiters.wait_for_server_deleted, client, 's1')
+        self.assertIn('server s1 to be deleted', str(e))
+
+    def test_delete_server_deletes_then_waits(self):
+        client = FakeServers(['ACTIVE', None])
+        waiters.delete_server(client, 's1')
+        self.assertEqual(['s1'], client.deleted)
+        self.assertEqual(2, client.shows)
+
+    def test_delete_server_already_gone_is_fine(self):
+        client = FakeServers([None])
+
+        def gone(server_id):
+            raise lib_exc.NotFound()
+        client.delete_server = gone
+        waiters.delete_server(client, 's1')
+
+
+class WaitUntilTest(WaitersTestBase):
+
+    def test_returns_the_first_true_value(self):
+        self.use_conf()
+        answers = iter([None, 0, 'yes'])
+        self.assertEqual('yes', waiters.wait_until(
+            'an answer', lambda: next(answers)))
+
+    def test_times_out_naming_what(self):
+        self.use_conf(build_timeout=0)
+        e = self.assertRaises(lib_exc.TimeoutException, waiters.wait_until,
+                              'cell cell1 to look down', lambda: False)
+        self.assertIn('waiting for cell cell1 to look down', str(e))
+        self.assertIn('WaitUntilTest:test_times_out_naming_what', str(e))
