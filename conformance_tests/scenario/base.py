@@ -72,12 +72,14 @@ class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
     Why @serial and not a lock of our own: it gives the guarantee our
     readers-writer file lock gave (an outage never overlaps another
     test's servers), and more. Tempest's BaseTestCase holds an
-    inter-process readers-writer lock (in [oslo_concurrency] lock_path,
-    which `tempest init` puts in the workspace, so one per cloud) from
-    setUpClass to tearDownClass: a @serial class for writing, every
-    other class of the run for reading. So while a cell is down no other
-    test class of any worker runs (ours held back only the other compute
-    scenarios), and class setup and class cleanups are covered too. The
+    inter-process readers-writer lock from setUpClass to tearDownClass
+    (in [oslo_concurrency] lock_path, which `tempest init` puts in the
+    workspace; unset, Tempest uses <tmp>/tempest-lock, one for every run
+    on the machine: still safe, only slower): a @serial class for
+    writing, every other class of the run for reading. So while a cell
+    is down no other test class of any worker runs (ours held back only
+    the other compute scenarios), and class setup and class cleanups are
+    covered too. The
     price: the lock is per class, so a disruptive test must be alone in
     its class, or its class-mates run with the cloud to themselves.
     """
