@@ -8,7 +8,6 @@ terminal; they hold method, path and status only (no headers, so no tokens).
 """
 
 import logging
-import signal
 import socketserver
 import sys
 import threading
@@ -47,22 +46,10 @@ def _make(app, host, port, serialise=True):
         handler_class=_QuietHandler)
 
 
-def serve_in_thread(app, host, port, serialise=True):
-    """Serve ``app`` from a (daemon) thread; the main thread owns signals."""
-    _make(app, host, port, serialise).serve_forever(poll_interval=0.2)
-
-
-def serve(app, host, port, serialise=True):
-    """Serve ``app`` on host:port until SIGTERM or SIGINT."""
+def start(app, host, port, name, serialise=True):
+    """Bind host:port now (a taken port fails here, loudly) and serve
+    ``app`` from a daemon thread; the main thread owns signals."""
     server = _make(app, host, port, serialise)
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    threading.Thread(target=server.serve_forever, kwargs={
+        'poll_interval': 0.2}, daemon=True, name=name).start()
+    return server
