@@ -4,10 +4,11 @@ Nova's API, conductor, scheduler and fake-driver computes run from PyPI
 code, assembled with nova's own shipped functional-test harness
 (nova.test.TestCase and nova/tests/fixtures): two cells plus cell0 on
 in-memory SQLite, oslo.messaging's fake transport, the fake virt driver.
-What the harness stubs is outside the five features: glance (GlanceFixture
-images) and neutron (NeutronFixture ports). Everything the suite checks,
-the API, the scheduler's filters, the conductor, the computes' late
-checks, quota counting and placement, is upstream code.
+Images come from the real glance over HTTP (found in the catalog). What
+the harness stubs is outside the five features: neutron (NeutronFixture
+ports). Everything the suite checks, the API, the scheduler's filters,
+the conductor, the computes' late checks, quota counting and placement,
+is upstream code.
 
 The API is nova's real paste pipeline behind keystonemiddleware. What
 nova is configured with comes from its descriptor (services/nova.py),
@@ -89,7 +90,6 @@ class NovaCloud(object):
         if extra:
             h.flags(group='filter_scheduler', enabled_filters=list(
                 conf.filter_scheduler.enabled_filters) + extra)
-        h.useFixture(nova_fixtures.GlanceFixture(h))
         h.useFixture(nova_fixtures.NeutronFixture(h))
 
         self.proc.apply_mutants(self.service_name)

@@ -197,6 +197,7 @@ def fake_launch_context(descriptors=None, **settings):
 FAKE_OUTPUTS = {
     'placement': {'microversions': ('1.0', '1.39')},
     'nova': {'microversions': ('2.1', '2.104')},
+    'glance': {'image_ref': 'image-1', 'image_ref_alt': 'image-2'},
 }
 
 
@@ -221,7 +222,7 @@ class LauncherTempestConfTest(testtools.TestCase):
 
     def test_services_available(self):
         available = self.conf['service_available']
-        for service in ('placement', 'nova', 'neutron'):
+        for service in ('placement', 'nova', 'neutron', 'glance'):
             self.assertEqual('true', available[service], service)
         for service in ('cinder', 'swift', 'horizon'):
             self.assertEqual('false', available[service], service)
@@ -230,6 +231,10 @@ class LauncherTempestConfTest(testtools.TestCase):
         self.assertEqual('1.39', self.conf['placement']['max_microversion'])
         self.assertEqual('2.1', self.conf['compute']['min_microversion'])
         self.assertEqual('2.104', self.conf['compute']['max_microversion'])
+
+    def test_images_are_the_ones_uploaded_at_start(self):
+        self.assertEqual('image-1', self.conf['compute']['image_ref'])
+        self.assertEqual('image-2', self.conf['compute']['image_ref_alt'])
 
     def test_min_compute_nodes_is_the_computes_running(self):
         from conformance_tests.cloud import compute_layout

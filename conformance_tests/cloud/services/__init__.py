@@ -14,6 +14,7 @@ REGISTERED = (
     'conformance_tests.cloud.services.placement',
     'conformance_tests.cloud.services.network_stub',
     'conformance_tests.cloud.services.nova',
+    'conformance_tests.cloud.services.glance',
 )
 
 

@@ -83,8 +83,6 @@ class Nova(base.Service):
             'compute': {
                 'min_microversion': low,
                 'max_microversion': high,
-                'image_ref': compute_layout.IMAGE,
-                'image_ref_alt': compute_layout.IMAGE_ALT,
                 'flavor_ref': compute_layout.FLAVOR,
                 'flavor_ref_alt': compute_layout.FLAVOR_ALT,
                 'min_compute_nodes': str(len(compute_layout.HOSTS)),
