@@ -93,7 +93,7 @@ def glance_conf(workdir, identity_uri, user, own_url):
             'image_cache_dir': os.path.join(home, 'cache'),
             # web-download fetches from the internet; this cloud is
             # offline, so it says it does not offer that method.
-            'enabled_import_methods': 'glance-direct,copy-image',
+            'enabled_import_methods': '[glance-direct,copy-image]',
         },
         'database': {'connection': service_configs.sqlite_url(
             workdir, 'glance.db')},
