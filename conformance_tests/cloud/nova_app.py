@@ -80,16 +80,15 @@ class NovaCloud(object):
         self.harness = harness_class()()
         self.harness.setUp()
         h = self.harness
+        # The harness loads nova's synthetic test policy (permissive where
+        # its unit tests needed it); a cloud enforces the shipped defaults.
+        h.useFixture(nova_fixtures.RealPolicyFixture())
         conf = nova_conf.CONF
         from keystonemiddleware import auth_token  # noqa: F401
         for group, options in self.config['flags'].items():
             if 'auth_type' in options:
                 _register_password_auth_opts(conf, group)
             h.flags(group=None if group == 'DEFAULT' else group, **options)
-        extra = self.config['extra_scheduler_filters']
-        if extra:
-            h.flags(group='filter_scheduler', enabled_filters=list(
-                conf.filter_scheduler.enabled_filters) + extra)
         h.useFixture(nova_fixtures.NeutronFixture(h))
 
         self.proc.apply_mutants(self.service_name)

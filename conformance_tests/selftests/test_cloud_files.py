@@ -321,7 +321,8 @@ class NovaConfigTest(testtools.TestCase):
         self.assertEqual('nova', flags['keystone_authtoken']['username'])
         self.assertEqual('RegionOne', flags['placement']['region_name'])
         self.assertIs(True, flags['quota']['count_usage_from_placement'])
-        self.assertEqual([], config['extra_scheduler_filters'])
+        self.assertEqual(list(nova.SCHEDULER_FILTERS_BASE),
+                         flags['filter_scheduler']['enabled_filters'])
 
     def test_contributed_filters_and_options(self):
         other = FakeService('blazar-like', {}, depends_on=('nova',))
@@ -329,8 +330,14 @@ class NovaConfigTest(testtools.TestCase):
             nova.SCHEDULER_FILTERS: ['BlazarFilter'],
             nova.NOVA_CONF: {'blazar:physical:host': {
                 'allow_preemptibles': True}}}
-        config = nova.nova_config(self.ctx(other))
-        self.assertEqual(['BlazarFilter'], config['extra_scheduler_filters'])
+        ctx = self.ctx(other)
+        config = nova.nova_config(ctx)
+        filters = config['flags']['filter_scheduler']['enabled_filters']
+        self.assertEqual('BlazarFilter', filters[-1])
+        self.assertEqual(list(nova.SCHEDULER_FILTERS_BASE), filters[:-1])
+        conf = client_files.tempest_conf(ctx, ctx.descriptors, '/tmp/l')
+        self.assertEqual(','.join(filters), conf['compute-feature-enabled'][
+            'scheduler_enabled_filters'])
         self.assertEqual({'allow_preemptibles': True},
                          config['flags']['blazar:physical:host'])
 

@@ -5,8 +5,9 @@ the fault control endpoint (cell outages, nova_faults.py) is a second
 listener of the same process, on loopback, not in the catalog.
 
 Hooks nova offers the other descriptors (blazar will use both):
-- ``nova.scheduler_filters``: filter names appended to nova's default
-  ``[filter_scheduler] enabled_filters``;
+- ``nova.scheduler_filters``: filter names appended to
+  ``[filter_scheduler] enabled_filters`` (and to what tempest.conf says
+  nova runs with);
 - ``nova.conf``: ``{group: {option: value}}`` merged into nova's config
   (a clash with nova's own value is an error, not a silent override).
 """
@@ -23,6 +24,13 @@ from conformance_tests.cloud.services import base
 CONTROL = 'control'
 SCHEDULER_FILTERS = 'nova.scheduler_filters'
 NOVA_CONF = 'nova.conf'
+# nova 34's default [filter_scheduler] enabled_filters, plus the two that
+# DevStack enables too (upstream Tempest's multinode tests use their
+# hints). Written out so that nova and tempest.conf say the same list.
+SCHEDULER_FILTERS_BASE = (
+    'ComputeFilter', 'ComputeCapabilitiesFilter', 'ImagePropertiesFilter',
+    'ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter',
+    'SameHostFilter', 'DifferentHostFilter')
 # The microversion the launcher's own set-up requests speak.
 SETUP_MICROVERSION = {'OpenStack-API-Version': 'compute 2.64'}
 
@@ -40,7 +48,7 @@ class Nova(base.Service):
     mutants_modules = ('conformance_tests.cloud.mutants.nova',
                        'conformance_tests.cloud.mutants.nova_quota')
     hooks_offered = {
-        SCHEDULER_FILTERS: 'filter names appended to nova\'s default '
+        SCHEDULER_FILTERS: 'filter names appended to nova\'s '
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
     }
@@ -80,6 +88,9 @@ class Nova(base.Service):
         low, high = ctx.outputs[self.name]['microversions']
         return {
             'service_available': {'nova': 'true'},
+            'compute-feature-enabled': {
+                'scheduler_enabled_filters': ','.join(
+                    scheduler_filters(ctx))},
             'compute': {
                 'min_microversion': low,
                 'max_microversion': high,
@@ -128,6 +139,7 @@ def nova_config(ctx):
             valid_interfaces='public'),
         'quota': {'count_usage_from_placement': ctx.settings[
             'count_usage_from_placement']},
+        'filter_scheduler': {'enabled_filters': scheduler_filters(ctx)},
     }
     for contributed in ctx.contributions(NOVA_CONF):
         for group, options in contributed.items():
@@ -138,9 +150,13 @@ def nova_config(ctx):
                         'nova.conf [%s] %s: contributed %r clashes with '
                         '%r' % (group, option, value, mine[option]))
                 mine[option] = value
-    filters = [name for names in ctx.contributions(SCHEDULER_FILTERS)
-               for name in names]
-    return {'flags': flags, 'extra_scheduler_filters': filters}
+    return {'flags': flags}
+
+
+def scheduler_filters(ctx):
+    return list(SCHEDULER_FILTERS_BASE) + [
+        name for names in ctx.contributions(SCHEDULER_FILTERS)
+        for name in names]
 
 
 SERVICE = Nova()
