@@ -46,9 +46,12 @@ class ProcessContext(object):
         return self.secrets['services'][service]
 
     def apply_mutants(self, service):
-        """Patch the mutant in, if it belongs to ``service``; called by the
-        service where its code is imported but not yet serving."""
+        """Patch the mutant in, if it belongs to ``service``, and the
+        service's spec references in the spec-reference profile; called by
+        the service where its code is imported but not yet serving."""
         from conformance_tests.cloud import mutants
+        if self.settings.get('spec_reference'):
+            mutants.apply_references(service)
         mutants.apply(self.mutant, service)
 
     def wait_for_catalog(self, timeout=120):

@@ -153,6 +153,13 @@ class SettingsTest(testtools.TestCase):
             services.all(), {'count_usage_from_placement': False})
         self.assertIs(False, settings['count_usage_from_placement'])
 
+    def test_cloud_wide_settings(self):
+        settings = services.resolve_settings(services.all(),
+                                             {'spec_reference': True})
+        self.assertIs(True, settings['spec_reference'])
+        self.assertIs(False, services.resolve_settings(
+            services.all(), {})['spec_reference'])
+
     def test_unknown_setting(self):
         e = self.assertRaises(TypeError, services.resolve_settings,
                               services.all(), {'bogus': 1})

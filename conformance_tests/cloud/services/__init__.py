@@ -80,10 +80,18 @@ def assign_ports(descriptors, port_base):
     return ports
 
 
+# Settings of the whole cloud rather than of one service.
+CLOUD_SETTINGS = {
+    # Apply every service's spec references (mutants.reference), the
+    # `spec-reference` profile.
+    'spec_reference': False,
+}
+
+
 def resolve_settings(descriptors, given):
     """Every setting the descriptors read, with ``given`` applied; an
     unknown name is a TypeError, as for any unexpected keyword."""
-    known = {}
+    known = dict(CLOUD_SETTINGS)
     for d in descriptors:
         known.update(d.settings)
     unknown = sorted(set(given) - set(known))
