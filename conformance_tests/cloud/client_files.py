@@ -13,7 +13,6 @@ import sys
 
 import yaml
 
-from conformance_tests.cloud import compute_layout
 from conformance_tests.cloud import secrets
 
 WORKSPACE_REGISTRY = 'tempest-workspaces.yaml'
@@ -23,92 +22,73 @@ class WorkspaceError(Exception):
     pass
 
 
-def tempest_conf(identity_uri, region, admin, placement_range, mutant,
-                 log_dir, compute_range=None, count_usage_from_placement=True,
-                 control=None):
-    """The tempest.conf sections for the embedded cloud."""
-    conf = {
+# Tempest services this cloud does not run unless a descriptor says so.
+TEMPEST_SERVICES = ('nova', 'neutron', 'cinder', 'glance', 'swift',
+                    'horizon', 'placement')
+RESOURCE_PREFIX = 'conformance'
+
+
+def base_conf(log_dir):
+    """What tempest.conf says whatever services run."""
+    return {
         'DEFAULT': {'log_dir': log_dir, 'log_file': 'tempest.log',
-                    'use_stderr': 'false'},
+                    'use_stderr': 'false',
+                    # Tempest's dynamic credentials carry the prefix too,
+                    # so `conformance cleanup` finds their leftovers.
+                    'resource_name_prefix': RESOURCE_PREFIX},
         'auth': {'use_dynamic_credentials': 'true',
-                 'admin_username': admin['username'],
-                 'admin_password': admin['password'],
-                 'admin_project_name': admin['project_name'],
-                 'admin_domain_name': 'Default',
                  'create_isolated_networks': 'false'},
-        'identity': {'uri_v3': identity_uri, 'auth_version': 'v3',
-                     'region': region},
-        'identity-feature-enabled': {'api_v2': 'false'},
-        'service_available': {
-            'placement': 'true', 'nova': 'false', 'neutron': 'false',
-            'cinder': 'false', 'glance': 'false', 'swift': 'false',
-            'horizon': 'false'},
+        'service_available': {name: 'false' for name in TEMPEST_SERVICES},
         'validation': {'run_validation': 'false'},
-        'placement': {'min_microversion': placement_range[0],
-                      'max_microversion': placement_range[1]},
-        'conformance': {'resource_prefix': 'conformance',
-                        'allow_disruption': 'true',
-                        'embedded_cloud_mutant': mutant or ''},
+        'conformance': {'resource_prefix': RESOURCE_PREFIX,
+                        'allow_disruption': 'true'},
     }
-    if compute_range:
-        conf['service_available']['nova'] = 'true'
-        # Tempest's compute tests need a network service; the catalog's is
-        # the bookkeeping stub (network_stub.py), no network is created.
-        conf['service_available']['neutron'] = 'true'
-        conf['auth']['create_isolated_networks'] = 'false'
-        conf['compute'] = {
-            'min_microversion': compute_range[0],
-            'max_microversion': compute_range[1],
-            'image_ref': compute_layout.IMAGE,
-            'image_ref_alt': compute_layout.IMAGE_ALT,
-            'flavor_ref': compute_layout.FLAVOR,
-            'flavor_ref_alt': compute_layout.FLAVOR_ALT,
-            'region': region,
-            'build_interval': '1',
-            'build_timeout': '60',
-        }
-        conf['conformance'].update({
-            'anti_affinity_zone': compute_layout.ZONE,
-            'quota_usage_from_placement': str(
-                count_usage_from_placement).lower(),
-            'cell_down_name': compute_layout.DOWN_CELL,
-            'cell_down_zone': compute_layout.DOWN_CELL_ZONE,
-        })
-    if control:
-        conf['conformance'].update({'fault_control_url': control[0],
-                                    'fault_control_token': control[1]})
+
+
+class ConfClash(ValueError):
+    pass
+
+
+def tempest_conf(ctx, descriptors, log_dir):
+    """tempest.conf sections: the base, then every descriptor's fragment.
+
+    A fragment may turn a base value around (a service is available); two
+    fragments setting one option differently is a bug in a descriptor.
+    """
+    conf = base_conf(log_dir)
+    set_by = {}
+    for service in descriptors:
+        for section, options in service.tempest_conf(ctx).items():
+            target = conf.setdefault(section, {})
+            for option, value in options.items():
+                key = (section, option)
+                if key in set_by and target[option] != value:
+                    raise ConfClash(
+                        'tempest.conf [%s] %s: %s says %r, %s says %r' % (
+                            section, option, set_by[key], target[option],
+                            service.name, value))
+                target[option] = value
+                set_by[key] = service.name
     return conf
 
 
-def write_all(workdir, workspace, identity_uri, region, admin,
-              placement_range, mutant=None, compute_range=None,
-              count_usage_from_placement=True, control=None):
+def write_all(ctx, descriptors, workdir, workspace):
+    """tempest.conf (in a Tempest workspace), accounts.yaml, clouds.yaml."""
     ensure_workspace(workdir, workspace)
     conf = configparser.ConfigParser(interpolation=None)
-    conf.read_dict(tempest_conf(identity_uri, region, admin,
-                                placement_range, mutant,
-                                os.path.join(workspace, 'logs'),
-                                compute_range, count_usage_from_placement,
-                                control))
-    tempest_conf_path = os.path.join(workspace, 'etc', 'tempest.conf')
-    with secrets.private_open(tempest_conf_path) as f:
+    conf.read_dict(tempest_conf(ctx, descriptors,
+                                os.path.join(workspace, 'logs')))
+    with secrets.private_open(
+            os.path.join(workspace, 'etc', 'tempest.conf')) as f:
         conf.write(f)
-    accounts = [{'username': admin['username'],
-                 'project_name': admin['project_name'],
-                 'domain_name': 'Default',
-                 'password': admin['password'],
-                 'roles': ['admin']}]
+    accounts = [a for service in descriptors for a in service.accounts(ctx)]
     with secrets.private_open(os.path.join(workdir, 'accounts.yaml')) as f:
         yaml.safe_dump(accounts, f, default_flow_style=False)
-    clouds = {'clouds': {'conformance-admin': {
-        'auth': {'auth_url': identity_uri, 'username': admin['username'],
-                 'password': admin['password'],
-                 'project_name': admin['project_name'],
-                 'user_domain_name': 'Default',
-                 'project_domain_name': 'Default'},
-        'region_name': region, 'identity_api_version': 3}}}
+    clouds = {}
+    for service in descriptors:
+        clouds.update(service.clouds(ctx))
     with secrets.private_open(os.path.join(workdir, 'clouds.yaml')) as f:
-        yaml.safe_dump(clouds, f, default_flow_style=False)
+        yaml.safe_dump({'clouds': clouds}, f, default_flow_style=False)
 
 
 def ensure_workspace(workdir, workspace):

@@ -13,9 +13,6 @@ ZONE_HOSTS = ('host1', 'host2', 'host3')
 DOWN_CELL = 'cell2'
 DOWN_CELL_ZONE = 'conformance-cell2'
 ZONES = {ZONE: ZONE_HOSTS, DOWN_CELL_ZONE: ('host4',)}
-# From nova's DefaultFlavorsFixture (m1.tiny, m1.small) and GlanceFixture.
+# From nova's DefaultFlavorsFixture (m1.tiny, m1.small).
 FLAVOR = '1'
 FLAVOR_ALT = '2'
-IMAGE = '155d900f-4e14-4e4c-a73d-069cbf4541e6'
-IMAGE_ALT = 'a2459075-d96c-40d5-893e-577ff92e721c'
-CATALOG_READY = 'catalog-ready'

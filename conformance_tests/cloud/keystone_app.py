@@ -5,15 +5,13 @@ credential_setup, bootstrap) is done by calling keystone's own code, so the
 cloud starts in about two seconds instead of four separate CLI start-ups.
 The tuning that makes keystone usable on SQLite (cheap password hashing, an
 in-memory token cache, key repositories in the workdir) lives in the
-keystone.conf the launcher writes, not here.
+keystone.conf its descriptor writes (services/keystone.py), not here.
 """
 
-from conformance_tests.cloud import secrets as cloud_secrets
-from conformance_tests.cloud import wsgi_server
 
-
-def build_app(spec):
-    """Return keystone's public WSGI app, its database bootstrapped."""
+def build_app(proc):
+    """Return keystone's public WSGI app, its database bootstrapped;
+    ``proc`` is the process's runtime.ProcessContext."""
     import keystone.server
     from keystone.cmd import bootstrap
     from keystone.common import fernet_utils
@@ -23,7 +21,7 @@ def build_app(spec):
     from keystone.server.flask import core
 
     conf = keystone.conf.CONF
-    keystone.server.configure(config_files=[spec['configs']['keystone']])
+    keystone.server.configure(config_files=[proc.config('keystone')])
     upgrades.offline_sync_database_to_version()
 
     key_repositories = (
@@ -37,16 +35,16 @@ def build_app(spec):
         if utils.validate_key_repository(requires_write=True):
             utils.initialize_key_repository()
 
-    admin = cloud_secrets.load(spec['workdir'])['admin']
+    admin = proc.secrets['admin']
     boot = bootstrap.Bootstrapper()  # loads keystone's backends once
     boot.admin_username = admin['username']
     boot.admin_password = admin['password']
     boot.project_name = admin['project_name']
     boot.admin_role_name = 'admin'
     boot.service_name = 'keystone'
-    boot.region_id = spec['region']
-    boot.public_url = spec['identity_uri']
-    boot.internal_url = spec['identity_uri']
+    boot.region_id = proc.region
+    boot.public_url = proc.identity_uri
+    boot.internal_url = proc.identity_uri
     boot.immutable_roles = True
     boot.bootstrap()
 
@@ -54,8 +52,3 @@ def build_app(spec):
     # the same app from its two parts instead.
     app = application.application_factory('public')
     return core.setup_app_middleware(app)
-
-
-def run(spec):
-    wsgi_server.serve(build_app(spec), spec['host'],
-                      spec['ports']['keystone'])

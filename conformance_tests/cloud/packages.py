@@ -6,11 +6,6 @@ import re
 from conformance_tests.common import paths
 
 CONSTRAINTS = 'upper-constraints.txt'
-DISTRIBUTIONS = {
-    'keystone': 'keystone',
-    'placement': 'openstack-placement',
-    'nova': 'nova',
-}
 INSTALL_HINT = ('pip install -c upper-constraints.txt -e ".[cloud]" '
                 '(or use `tox -e conformance`)')
 
@@ -31,18 +26,22 @@ def _norm(name):
 
 
 def check_pinned(services):
-    """Return a one-line problem description, or None if all is well."""
+    """Return a one-line problem description, or None if all is well.
+
+    ``services`` are descriptors (cloud/services/); those whose
+    ``distribution`` is None are ours, not upstream packages.
+    """
     pinned = pins()
     for service in services:
-        dist = DISTRIBUTIONS.get(service)
+        dist = service.distribution
         if dist is None:
-            continue  # ours (the network stub), not an upstream package
+            continue
         want = pinned.get(_norm(dist))
         try:
             have = metadata.version(dist)
         except metadata.PackageNotFoundError:
             return '%s (%s%s) is not installed: %s' % (
-                service, dist, '==' + want if want else '', INSTALL_HINT)
+                service.name, dist, '==' + want if want else '', INSTALL_HINT)
         if want and have != want:
             return '%s %s is installed but %s pins %s: %s' % (
                 dist, have, CONSTRAINTS, want, INSTALL_HINT)

@@ -7,14 +7,15 @@ rather than flaky. Access lines go to the service's log file, never to the
 terminal; they hold method, path and status only (no headers, so no tokens).
 """
 
+import io
 import logging
-import signal
 import socketserver
 import sys
 import threading
 from wsgiref import simple_server
 
 LOG = logging.getLogger('conformance.cloud.access')
+_MAX_LINE = 65537
 
 
 class _QuietHandler(simple_server.WSGIRequestHandler):
@@ -31,10 +32,40 @@ class _Server(socketserver.ThreadingMixIn, simple_server.WSGIServer):
     allow_reuse_address = True
 
 
+def dechunk(environ):
+    """Give the app a chunked request body as a plain one.
+
+    wsgiref passes ``Transfer-Encoding: chunked`` bodies through undecoded
+    and without CONTENT_LENGTH; apps (glance's image upload, which Tempest
+    sends chunked) then block reading to the end of a stream the client
+    keeps open. The bodies here are small: read them whole, before the
+    service lock, so a slow client holds up no one.
+    """
+    if environ.get('HTTP_TRANSFER_ENCODING', '').lower() != 'chunked':
+        return
+    stream, body = environ['wsgi.input'], io.BytesIO()
+    while True:
+        size_line = stream.readline(_MAX_LINE)
+        if not size_line:
+            break  # the client went away mid-body
+        size = int(size_line.split(b';', 1)[0].strip() or b'0', 16)
+        if size == 0:
+            while stream.readline(_MAX_LINE).strip():
+                pass  # trailer fields, up to the blank line
+            break
+        body.write(stream.read(size))
+        stream.readline(_MAX_LINE)  # the CRLF closing the chunk
+    del environ['HTTP_TRANSFER_ENCODING']
+    environ['CONTENT_LENGTH'] = str(body.tell())
+    body.seek(0)
+    environ['wsgi.input'] = body
+
+
 def _make(app, host, port, serialise=True):
     lock = threading.Lock()
 
     def guarded(environ, start_response):
+        dechunk(environ)
         if not serialise:
             return app(environ, start_response)
         with lock:
@@ -47,22 +78,10 @@ def _make(app, host, port, serialise=True):
         handler_class=_QuietHandler)
 
 
-def serve_in_thread(app, host, port, serialise=True):
-    """Serve ``app`` from a (daemon) thread; the main thread owns signals."""
-    _make(app, host, port, serialise).serve_forever(poll_interval=0.2)
-
-
-def serve(app, host, port, serialise=True):
-    """Serve ``app`` on host:port until SIGTERM or SIGINT."""
+def start(app, host, port, name, serialise=True):
+    """Bind host:port now (a taken port fails here, loudly) and serve
+    ``app`` from a daemon thread; the main thread owns signals."""
     server = _make(app, host, port, serialise)
-
-    def stop(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    threading.Thread(target=server.serve_forever, kwargs={
+        'poll_interval': 0.2}, daemon=True, name=name).start()
+    return server

@@ -1,0 +1,56 @@
+"""The launcher's view of a starting cloud, handed to every descriptor.
+
+Descriptors read ports, secrets and settings from it, reach keystone with
+its admin token, and leave what they learn for their tempest.conf
+fragment in ``outputs[<their name>]``: no descriptor keeps state of its
+own between calls.
+"""
+
+from conformance_tests.cloud import catalog
+from conformance_tests.cloud import services as services_mod
+from conformance_tests.common import ui
+
+
+class LaunchContext(object):
+    def __init__(self, descriptors, host, service_dir, workspace, ports,
+                 secrets, region, settings, say=ui.say):
+        self.descriptors = descriptors
+        self.host = host
+        self.service_dir = service_dir
+        self.workspace = workspace
+        self.ports = ports            # {service: {listener: port}}
+        self.secrets = secrets
+        self.region = region
+        self.settings = settings
+        self.say = say
+        self.outputs = {}             # {service: what after_ready learnt}
+        self._token = None
+
+    def url(self, service, listener='api'):
+        return 'http://%s:%d' % (self.host, self.ports[service][listener])
+
+    def catalog_url(self, service, entry):
+        return self.url(service, entry.listener) + entry.path
+
+    @property
+    def identity(self):
+        return next(d for d in self.descriptors if d.provides_identity)
+
+    @property
+    def identity_uri(self):
+        entry = next(e for e in self.identity.catalog
+                     if e.type == 'identity')
+        return self.catalog_url(self.identity.name, entry)
+
+    def service_user(self, service):
+        return self.secrets['services'][service]
+
+    def admin_token(self):
+        """One admin token per cloud start, fetched when first needed."""
+        if self._token is None:
+            self._token = catalog.admin_token(self.identity_uri,
+                                              self.secrets['admin'])
+        return self._token
+
+    def contributions(self, hook):
+        return services_mod.contributions(self.descriptors, hook)

@@ -1,0 +1,107 @@
+"""The embedded cloud's services, one descriptor each (see base.py).
+
+Adding a service is: write cloud/services/<name>.py defining SERVICE, and
+add its module to REGISTERED below. Nothing else in the launcher, the
+service processes or the writers names a service.
+"""
+
+import importlib
+
+# The one registration point. Order is the tie-break of the start order;
+# `depends_on` decides the rest.
+REGISTERED = (
+    'conformance_tests.cloud.services.keystone',
+    'conformance_tests.cloud.services.placement',
+    'conformance_tests.cloud.services.network_stub',
+    'conformance_tests.cloud.services.nova',
+    'conformance_tests.cloud.services.glance',
+)
+
+
+class RegistryError(Exception):
+    pass
+
+
+def all(modules=REGISTERED):
+    """The descriptors, in start order (every dependency first).
+
+    (Shadows the builtin inside this module: nothing here uses it.)
+    """
+    return start_order(
+        [importlib.import_module(m).SERVICE for m in modules])
+
+
+def get(name, modules=REGISTERED):
+    for service in all(modules):
+        if service.name == name:
+            return service
+    raise LookupError('no service %r' % name)
+
+
+def start_order(descriptors):
+    """Order ``descriptors`` so each comes after what it depends on,
+    otherwise keeping the given order."""
+    by_name = {}
+    for d in descriptors:
+        if d.name in by_name:
+            raise RegistryError('service %s is registered twice' % d.name)
+        by_name[d.name] = d
+    ordered, placed = [], set()
+    pending = list(descriptors)
+    while pending:
+        for d in pending:
+            missing = [n for n in d.depends_on if n not in by_name]
+            if missing:
+                raise RegistryError('%s depends on unknown service(s) %s' % (
+                    d.name, ', '.join(missing)))
+            if all_in(d.depends_on, placed):
+                ordered.append(d)
+                placed.add(d.name)
+                pending.remove(d)
+                break
+        else:
+            raise RegistryError('dependency cycle among: %s' % ', '.join(
+                d.name for d in pending))
+    return ordered
+
+
+def all_in(names, placed):
+    return not set(names) - placed
+
+
+def assign_ports(descriptors, port_base):
+    """{service: {listener: port}}: consecutive ports from port_base, one
+    per listener, in start order (no hand-numbered offsets)."""
+    ports, port = {}, port_base
+    for d in descriptors:
+        for listener in d.listeners:
+            ports.setdefault(d.name, {})[listener.name] = port
+            port += 1
+    return ports
+
+
+# Settings of the whole cloud rather than of one service.
+CLOUD_SETTINGS = {
+    # Apply every service's spec references (mutants.reference), the
+    # `spec-reference` profile.
+    'spec_reference': False,
+}
+
+
+def resolve_settings(descriptors, given):
+    """Every setting the descriptors read, with ``given`` applied; an
+    unknown name is a TypeError, as for any unexpected keyword."""
+    known = dict(CLOUD_SETTINGS)
+    for d in descriptors:
+        known.update(d.settings)
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise TypeError('unknown cloud setting(s): %s (known: %s)' % (
+            ', '.join(unknown), ', '.join(sorted(known))))
+    return dict(known, **given)
+
+
+def contributions(descriptors, hook):
+    """Values every descriptor contributes to ``hook``, in start order."""
+    return [d.contributions()[hook] for d in descriptors
+            if hook in d.contributions()]

@@ -1,0 +1,110 @@
+"""glance: the image service, real glance from PyPI in its own process.
+
+Own process, because glance uses oslo.config's global CONF like nova. It
+keeps its database (SQLite, migrated by glance's own db sync) and its
+file store under the workdir, and validates keystone tokens. Once it
+answers, the launcher uploads two small raw images, as an operator
+would, for Tempest's image_ref and image_ref_alt. Nova finds it through
+the catalog (the nova.conf hook below says which interface to use).
+"""
+
+import os
+import sys
+import urllib.error
+import urllib.request
+
+from conformance_tests.cloud import http
+from conformance_tests.cloud import service_configs
+from conformance_tests.cloud.services import base
+
+# Operator-made fixtures, so no resource prefix: `conformance cleanup`
+# must never take them.
+IMAGES = (('image_ref', 'embedded-cloud-image'),
+          ('image_ref_alt', 'embedded-cloud-image-alt'))
+# A raw disk of zeros is a real image to glance and to nova's fake driver;
+# small keeps the start fast.
+IMAGE_SIZE = 64 * 1024
+
+
+class Glance(base.Service):
+    name = 'glance'
+    process = 'glance'
+    distribution = 'glance'
+    catalog = (base.CatalogEntry('image', base.API, '/'),)
+    service_user = True
+    depends_on = ('keystone',)
+
+    def contributions(self):
+        return {'nova.conf': {'glance': {'valid_interfaces': 'public'}}}
+
+    def write_config(self, ctx):
+        return glance_conf(ctx.service_dir, ctx.identity_uri,
+                           ctx.service_user(self.name), ctx.url(self.name))
+
+    def after_ready(self, ctx):
+        api = ctx.catalog_url(self.name, self.catalog[0]) + 'v2'
+        token = ctx.admin_token()
+        images = {}
+        for option, name in IMAGES:
+            _, _, image = http.request('POST', api + '/images', {
+                'name': name, 'disk_format': 'raw',
+                'container_format': 'bare', 'visibility': 'public'},
+                token=token)
+            _upload(api + '/images/%s/file' % image['id'],
+                    bytes(IMAGE_SIZE), token)
+            images[option] = image['id']
+        ctx.outputs[self.name] = images
+        ctx.say('images: %s' % ', '.join(name for _, name in IMAGES))
+
+    def tempest_conf(self, ctx):
+        images = ctx.outputs[self.name]
+        return {'service_available': {'glance': 'true'},
+                'compute': dict(images),
+                'image': {'region': ctx.region},
+                'image-feature-enabled': {'api_v2': 'true'}}
+
+    def build(self, proc):
+        from conformance_tests.cloud import glance_app
+        return {base.API: glance_app.build_app(proc.config(self.name))}
+
+
+def _upload(url, data, token):
+    """PUT raw image data (http.request speaks JSON only)."""
+    req = urllib.request.Request(url, data=data, method='PUT', headers={
+        'Content-Type': 'application/octet-stream', 'X-Auth-Token': token})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            resp.read()
+    except urllib.error.HTTPError as e:
+        raise http.HTTPError('PUT', url, e.code,
+                             e.read().decode(errors='replace'))
+
+
+def glance_conf(workdir, identity_uri, user, own_url):
+    home = os.path.join(workdir, 'glance')
+    return service_configs.write_ini(os.path.join(home, 'glance-api.conf'), {
+        'DEFAULT': {
+            'log_file': os.path.join(workdir, 'glance.log'),
+            'debug': False,
+            # where glance-direct imports stage data, and what a worker
+            # calls itself: both inside this cloud
+            'node_staging_uri': 'file://%s' % os.path.join(home, 'staging'),
+            'worker_self_reference_url': own_url,
+            'image_cache_dir': os.path.join(home, 'cache'),
+            # web-download fetches from the internet; this cloud is
+            # offline, so it says it does not offer that method.
+            'enabled_import_methods': '[glance-direct,copy-image]',
+        },
+        'database': {'connection': service_configs.sqlite_url(
+            workdir, 'glance.db')},
+        'glance_store': {'stores': 'file', 'default_store': 'file',
+                         'filesystem_store_datadir': os.path.join(
+                             home, 'images')},
+        'paste_deploy': {'flavor': 'keystone', 'config_file': os.path.join(
+            sys.prefix, 'etc', 'glance', 'glance-api-paste.ini')},
+        'keystone_authtoken': service_configs.authtoken_section(
+            identity_uri, user),
+    })
+
+
+SERVICE = Glance()

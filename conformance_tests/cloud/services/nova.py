@@ -1,0 +1,162 @@
+"""nova: API, conductor, scheduler and fake computes in two cells.
+
+Assembled in one process with nova's own shipped harness (nova_app.py);
+the fault control endpoint (cell outages, nova_faults.py) is a second
+listener of the same process, on loopback, not in the catalog.
+
+Hooks nova offers the other descriptors (blazar will use both):
+- ``nova.scheduler_filters``: filter names appended to
+  ``[filter_scheduler] enabled_filters`` (and to what tempest.conf says
+  nova runs with);
+- ``nova.conf``: ``{group: {option: value}}`` merged into nova's config
+  (a clash with nova's own value is an error, not a silent override).
+"""
+
+import json
+import os
+
+from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud import http
+from conformance_tests.cloud import secrets
+from conformance_tests.cloud import service_configs
+from conformance_tests.cloud.services import base
+
+CONTROL = 'control'
+SCHEDULER_FILTERS = 'nova.scheduler_filters'
+NOVA_CONF = 'nova.conf'
+# nova 34's default [filter_scheduler] enabled_filters, plus the two that
+# DevStack enables too (upstream Tempest's multinode tests use their
+# hints). Written out so that nova and tempest.conf say the same list.
+SCHEDULER_FILTERS_BASE = (
+    'ComputeFilter', 'ComputeCapabilitiesFilter', 'ImagePropertiesFilter',
+    'ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter',
+    'SameHostFilter', 'DifferentHostFilter')
+# The microversion the launcher's own set-up requests speak.
+SETUP_MICROVERSION = {'OpenStack-API-Version': 'compute 2.64'}
+
+
+class Nova(base.Service):
+    name = 'nova'
+    process = 'nova'
+    distribution = 'nova'
+    listeners = (base.Listener(base.API, '/'),
+                 # cell outages; answers 401 without the control token
+                 base.Listener(CONTROL, '/cells'))
+    catalog = (base.CatalogEntry('compute', base.API, '/v2.1'),)
+    service_user = True
+    depends_on = ('keystone', 'placement')
+    mutants_modules = ('conformance_tests.cloud.mutants.nova',
+                       'conformance_tests.cloud.mutants.nova_quota')
+    hooks_offered = {
+        SCHEDULER_FILTERS: 'filter names appended to nova\'s '
+                           '[filter_scheduler] enabled_filters',
+        NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
+    }
+    settings = {'count_usage_from_placement': True}
+
+    # -- launcher side ---------------------------------------------------
+    def write_config(self, ctx):
+        path = os.path.join(ctx.service_dir, 'nova-config.json')
+        with secrets.private_open(path) as f:
+            json.dump(nova_config(ctx), f)
+        return path
+
+    def after_ready(self, ctx):
+        self._make_zones(ctx)
+        _, _, root = http.request('GET', ctx.url(self.name) + '/')
+        v21 = next(v for v in root['versions'] if v['id'] == 'v2.1')
+        ctx.outputs[self.name] = {'microversions': (
+            v21['min_version'], v21['version'])}
+
+    def _make_zones(self, ctx):
+        """What an operator does once: the zones' aggregates."""
+        api = ctx.catalog_url(self.name, self.catalog[0])
+        token = ctx.admin_token()
+        for zone, hosts in compute_layout.ZONES.items():
+            _, _, body = http.request('POST', api + '/os-aggregates', {
+                'aggregate': {'name': zone, 'availability_zone': zone}},
+                token=token, headers=SETUP_MICROVERSION)
+            for host in hosts:
+                http.request(
+                    'POST', api + '/os-aggregates/%s/action' % (
+                        body['aggregate']['id']),
+                    {'add_host': {'host': host}}, token=token,
+                    headers=SETUP_MICROVERSION)
+            ctx.say('zone %s: %s' % (zone, ', '.join(hosts)))
+
+    def tempest_conf(self, ctx):
+        low, high = ctx.outputs[self.name]['microversions']
+        return {
+            'service_available': {'nova': 'true'},
+            'compute-feature-enabled': {
+                'scheduler_enabled_filters': ','.join(
+                    scheduler_filters(ctx))},
+            'compute': {
+                'min_microversion': low,
+                'max_microversion': high,
+                'flavor_ref': compute_layout.FLAVOR,
+                'flavor_ref_alt': compute_layout.FLAVOR_ALT,
+                'min_compute_nodes': str(len(compute_layout.HOSTS)),
+                'region': ctx.region,
+                'build_interval': '1',
+                'build_timeout': '60',
+            },
+            'conformance': {
+                'anti_affinity_zone': compute_layout.ZONE,
+                'quota_usage_from_placement': str(ctx.settings[
+                    'count_usage_from_placement']).lower(),
+                'cell_down_name': compute_layout.DOWN_CELL,
+                'cell_down_zone': compute_layout.DOWN_CELL_ZONE,
+                'fault_control_url': ctx.url(self.name, CONTROL),
+                'fault_control_token': ctx.secrets['control_token'],
+            },
+        }
+
+    # -- service-process side ----------------------------------------------
+    def prepare_process(self, proc):
+        # Threading mode (nova 34 can run without eventlet's monkey
+        # patching; threads are faster and mix with our WSGI servers). It
+        # must be decided before placement's libraries import eventlet.
+        os.environ['OS_NOVA_DISABLE_EVENTLET_PATCHING'] = 'True'
+        from nova import monkey_patch
+        monkey_patch.patch()
+
+    def build(self, proc):
+        from conformance_tests.cloud import nova_app
+        api, control = nova_app.build(proc, self.name)
+        return {base.API: api, CONTROL: control}
+
+
+def nova_config(ctx):
+    """Everything nova is configured with, other services' hooks merged."""
+    user = ctx.service_user('nova')
+    flags = {
+        'DEFAULT': {'compute_driver': 'fake.MediumFakeDriver'},
+        'keystone_authtoken': service_configs.authtoken_section(
+            ctx.identity_uri, user),
+        'placement': dict(service_configs.service_auth(
+            ctx.identity_uri, user), region_name=ctx.region,
+            valid_interfaces='public'),
+        'quota': {'count_usage_from_placement': ctx.settings[
+            'count_usage_from_placement']},
+        'filter_scheduler': {'enabled_filters': scheduler_filters(ctx)},
+    }
+    for contributed in ctx.contributions(NOVA_CONF):
+        for group, options in contributed.items():
+            mine = flags.setdefault(group, {})
+            for option, value in options.items():
+                if option in mine and mine[option] != value:
+                    raise ValueError(
+                        'nova.conf [%s] %s: contributed %r clashes with '
+                        '%r' % (group, option, value, mine[option]))
+                mine[option] = value
+    return {'flags': flags}
+
+
+def scheduler_filters(ctx):
+    return list(SCHEDULER_FILTERS_BASE) + [
+        name for names in ctx.contributions(SCHEDULER_FILTERS)
+        for name in names]
+
+
+SERVICE = Nova()

@@ -1,0 +1,65 @@
+"""placement: real placement behind keystonemiddleware.
+
+It shares nova's OS process: placement builds its own ConfigOpts (not
+oslo.config's global CONF), so it can, and one interpreter fewer starts.
+Nova reaches it over HTTP through the catalog like any other client.
+"""
+
+import os
+
+from conformance_tests.cloud import http
+from conformance_tests.cloud import service_configs
+from conformance_tests.cloud.services import base
+
+
+class Placement(base.Service):
+    name = 'placement'
+    process = 'nova'
+    distribution = 'openstack-placement'
+    catalog = (base.CatalogEntry('placement', base.API, '/'),)
+    service_user = True
+    depends_on = ('keystone',)
+    mutants_modules = ('conformance_tests.cloud.mutants.placement',)
+
+    def write_config(self, ctx):
+        return placement_conf(ctx.service_dir, ctx.identity_uri,
+                              ctx.service_user(self.name))
+
+    def after_ready(self, ctx):
+        _, _, root = http.request('GET', ctx.url(self.name) + '/')
+        version = root['versions'][0]
+        ctx.outputs[self.name] = {'microversions': (
+            version['min_version'], version['max_version'])}
+
+    def tempest_conf(self, ctx):
+        low, high = ctx.outputs[self.name]['microversions']
+        return {'service_available': {'placement': 'true'},
+                'placement': {'min_microversion': low,
+                              'max_microversion': high}}
+
+    def build(self, proc):
+        # placement finds its config through this variable only; this
+        # process is placement's, so setting it here hides nothing.
+        os.environ['OS_PLACEMENT_CONFIG_DIR'] = os.path.dirname(
+            proc.config(self.name))
+        from placement import wsgi
+        proc.apply_mutants(self.name)
+        return {base.API: wsgi.init_application()}
+
+
+def placement_conf(workdir, identity_uri, user):
+    return service_configs.write_ini(
+        os.path.join(workdir, 'placement', 'placement.conf'), {
+            'DEFAULT': {'log_file': os.path.join(workdir, 'placement.log'),
+                        'debug': False},
+            'api': {'auth_strategy': 'keystone'},
+            'placement_database': {
+                'connection': service_configs.sqlite_url(
+                    workdir, 'placement.db'),
+                'sync_on_startup': True},
+            'keystone_authtoken': service_configs.authtoken_section(
+                identity_uri, user),
+        })
+
+
+SERVICE = Placement()

@@ -1,0 +1,172 @@
+"""cloud/services/: the registry of descriptors, no service started."""
+
+import importlib
+import subprocess
+import sys
+
+import testtools
+
+from conformance_tests.cloud import packages
+from conformance_tests.cloud import services
+from conformance_tests.cloud.services import base
+
+
+def _service(name, **attrs):
+    service = base.Service()
+    service.name = name
+    service.process = attrs.pop('process', name)
+    for key, value in attrs.items():
+        setattr(service, key, value)
+    return service
+
+
+class RegistryTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.services = services.all()
+
+    def test_every_descriptor_is_complete(self):
+        for s in self.services:
+            self.assertTrue(s.name, s)
+            self.assertTrue(s.process, s.name)
+            self.assertTrue(s.listeners, s.name)
+            self.assertIsInstance(s.mutants_modules, tuple, s.name)
+
+    def test_names_are_unique(self):
+        names = [s.name for s in self.services]
+        self.assertEqual(len(names), len(set(names)))
+
+    def test_no_two_listeners_share_a_port(self):
+        ports = services.assign_ports(self.services, 18200)
+        flat = [p for listeners in ports.values()
+                for p in listeners.values()]
+        self.assertEqual(len(flat), len(set(flat)))
+        self.assertEqual(list(range(18200, 18200 + len(flat))),
+                         sorted(flat))
+
+    def test_every_listener_has_a_port(self):
+        ports = services.assign_ports(self.services, 18200)
+        for s in self.services:
+            self.assertEqual({li.name for li in s.listeners},
+                             set(ports[s.name]), s.name)
+
+    def test_every_distribution_is_pinned(self):
+        pins = packages.pins()
+        for s in self.services:
+            if s.distribution:
+                self.assertIn(packages._norm(s.distribution), pins, s.name)
+
+    def test_catalog_entries_point_at_own_listeners(self):
+        for s in self.services:
+            own = {li.name for li in s.listeners}
+            for entry in s.catalog:
+                self.assertIn(entry.listener, own, s.name)
+
+    def test_exactly_one_identity_service_and_it_starts_first(self):
+        identity = [s for s in self.services if s.provides_identity]
+        self.assertEqual(1, len(identity))
+        self.assertIs(identity[0], self.services[0])
+        self.assertIn('identity', [e.type for e in identity[0].catalog])
+
+    def test_dependencies_start_first(self):
+        seen = set()
+        for s in self.services:
+            self.assertFalse(set(s.depends_on) - seen, s.name)
+            seen.add(s.name)
+
+    def test_mutants_modules_import(self):
+        for s in self.services:
+            for module in s.mutants_modules:
+                importlib.import_module(module)
+
+    def test_every_mutant_belongs_to_a_service_that_names_its_module(self):
+        from conformance_tests.cloud import mutants
+        by_name = {s.name: s for s in self.services}
+        for mutant in mutants.all_mutants():
+            self.assertIn(mutant.service, by_name, mutant.name)
+            self.assertIn(mutant.apply.__module__,
+                          by_name[mutant.service].mutants_modules,
+                          mutant.name)
+
+    def test_contributions_go_to_offered_hooks(self):
+        offered = {h for s in self.services for h in s.hooks_offered}
+        for s in self.services:
+            for hook in s.contributions():
+                self.assertIn(hook, offered, s.name)
+
+    def test_settings_have_one_default(self):
+        defaults = {}
+        for s in self.services:
+            for key, value in s.settings.items():
+                self.assertEqual(defaults.setdefault(key, value), value, key)
+
+    def test_descriptor_modules_import_no_upstream_service(self):
+        # The launcher imports every descriptor; upstream code belongs in
+        # the service process only (and would make `cloud up` slow).
+        tops = sorted({s.distribution.replace('openstack-', '')
+                       for s in self.services if s.distribution})
+        code = ('import sys; from conformance_tests.cloud import launcher; '
+                'print(" ".join(m for m in %r if m in sys.modules))' % tops)
+        done = subprocess.run([sys.executable, '-c', code],
+                              capture_output=True, text=True, check=True)
+        self.assertEqual('', done.stdout.strip())
+
+
+class StartOrderTest(testtools.TestCase):
+
+    def test_dependencies_move_ahead_of_registration_order(self):
+        a = _service('a', depends_on=('b',))
+        b = _service('b')
+        self.assertEqual(['b', 'a'],
+                         [s.name for s in services.start_order([a, b])])
+
+    def test_registration_order_is_kept_otherwise(self):
+        names = ['x', 'y', 'z']
+        ordered = services.start_order([_service(n) for n in names])
+        self.assertEqual(names, [s.name for s in ordered])
+
+    def test_unknown_dependency(self):
+        e = self.assertRaises(services.RegistryError, services.start_order,
+                              [_service('a', depends_on=('nope',))])
+        self.assertIn('nope', str(e))
+
+    def test_cycle(self):
+        e = self.assertRaises(services.RegistryError, services.start_order, [
+            _service('a', depends_on=('b',)),
+            _service('b', depends_on=('a',))])
+        self.assertIn('cycle', str(e))
+
+    def test_duplicate_name(self):
+        self.assertRaises(services.RegistryError, services.start_order,
+                          [_service('a'), _service('a')])
+
+
+class SettingsTest(testtools.TestCase):
+
+    def test_defaults(self):
+        settings = services.resolve_settings(services.all(), {})
+        self.assertIs(True, settings['count_usage_from_placement'])
+
+    def test_given_value_wins(self):
+        settings = services.resolve_settings(
+            services.all(), {'count_usage_from_placement': False})
+        self.assertIs(False, settings['count_usage_from_placement'])
+
+    def test_cloud_wide_settings(self):
+        settings = services.resolve_settings(services.all(),
+                                             {'spec_reference': True})
+        self.assertIs(True, settings['spec_reference'])
+        self.assertIs(False, services.resolve_settings(
+            services.all(), {})['spec_reference'])
+
+    def test_unknown_setting(self):
+        e = self.assertRaises(TypeError, services.resolve_settings,
+                              services.all(), {'bogus': 1})
+        self.assertIn('bogus', str(e))
+
+    def test_profiles_only_use_known_settings(self):
+        from conformance_tests.cloud import profiles
+        for name in profiles.names():
+            services.resolve_settings(services.all(),
+                                      profiles.settings(name))
