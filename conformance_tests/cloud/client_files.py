@@ -40,6 +40,11 @@ def base_conf(log_dir):
                  'create_isolated_networks': 'false'},
         'service_available': {name: 'false' for name in TEMPEST_SERVICES},
         'validation': {'run_validation': 'false'},
+        # Tempest's @serial lock lives in lock_path; unset, it falls back
+        # to one directory shared by every Tempest run on the machine, so
+        # a disruptive class of one cloud would hold up all the others.
+        'oslo_concurrency': {'lock_path': os.path.join(
+            os.path.dirname(log_dir), 'tempest_lock')},
         'conformance': {'resource_prefix': RESOURCE_PREFIX,
                         'allow_disruption': 'true'},
     }

@@ -4,12 +4,18 @@
 [quota] count_usage_from_placement = False, kept as a contrast: seed 001
 says usage must survive a cell outage, and in this mode it does not, so
 its cell-outage capability is expected to fail there (guidelines say so
-with `expect: {legacy-quota: fail}`).
+with an `expect: {legacy-quota: ...}` entry and its signature).
+`spec-reference` is the default cloud with every spec reference applied
+(cloud/mutants: `reference`): the small patches of upstream that do what
+a spec says where upstream does not. There every capability must pass,
+including those that are expected-fail on upstream.
 """
 
 PROFILES = {
     'default': {'count_usage_from_placement': True},
     'legacy-quota': {'count_usage_from_placement': False},
+    'spec-reference': {'count_usage_from_placement': True,
+                       'spec_reference': True},
 }
 DEFAULT = 'default'
 

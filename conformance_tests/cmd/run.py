@@ -11,6 +11,7 @@ from conformance_tests.cloud import launcher
 from conformance_tests.cloud import mutants as mutants_mod
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import profiles
+from conformance_tests.cloud import services
 from conformance_tests.cmd import tempest_runner
 from conformance_tests.common import ui
 from conformance_tests.report import build
@@ -107,10 +108,12 @@ def cmd_select(args):
 
 
 def _embedded_target(profile):
+    """What the run judged: each upstream service at its pinned version."""
     pins = packages.pins()
+    dists = [s.distribution for s in services.all() if s.distribution]
     return 'embedded cloud, profile %s (%s)' % (profile, ', '.join(
-        '%s %s' % (dist, pins.get(dist, '?'))
-        for dist in ('keystone', 'openstack-placement', 'nova', 'tempest')))
+        '%s %s' % (dist, pins.get(packages._norm(dist), '?'))
+        for dist in dists + ['tempest']))
 
 
 def cmd_run(args):

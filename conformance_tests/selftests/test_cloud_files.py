@@ -147,6 +147,12 @@ class TempestConfFromFragmentsTest(testtools.TestCase):
         self.assertEqual(conf['conformance']['resource_prefix'],
                          conf['DEFAULT']['resource_name_prefix'])
 
+    def test_serial_lock_is_per_workspace(self):
+        # Unset, Tempest's @serial lock is shared by every run on the
+        # machine: clouds side by side would hold each other up.
+        self.assertEqual('/tmp/tempest_lock',
+                         self.conf()['oslo_concurrency']['lock_path'])
+
     def test_suite_is_blind_to_the_mutant(self):
         self.assertNotIn('embedded_cloud_mutant', self.conf()['conformance'])
 

@@ -58,10 +58,14 @@ def reference(name, service, capabilities, rule):
 
 
 def _load():
-    # Importing the modules registers their mutants.
-    from conformance_tests.cloud.mutants import nova  # noqa: F401
-    from conformance_tests.cloud.mutants import nova_quota  # noqa: F401
-    from conformance_tests.cloud.mutants import placement  # noqa: F401
+    # Importing a service's mutants modules (named by its descriptor)
+    # registers its mutants and references.
+    import importlib
+
+    from conformance_tests.cloud import services
+    for descriptor in services.all():
+        for module in descriptor.mutants_modules:
+            importlib.import_module(module)
 
 
 def all_mutants():
