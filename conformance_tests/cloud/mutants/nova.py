@@ -98,20 +98,23 @@ def not_enforced():
     rule='from 2.64 a server group shows policy and rules, and no longer '
          'policies or metadata')
 def view_keeps_policies():
+    _extend_group_view(lambda shown, group, from_2_64: shown.update(
+        policies=[group.policy], metadata={}) if from_2_64 else None)
+
+
+def _extend_group_view(extend):
+    """Let ``extend(shown, group, from_2_64)`` add to every group view."""
     from nova.api.openstack import api_version_request
     from nova.api.openstack.compute import server_groups
 
     original = server_groups.ServerGroupController._format_server_group
 
-    def with_old_fields(self, context, group, req, *args, **kwargs):
+    def extended(self, context, group, req, *args, **kwargs):
         shown = original(self, context, group, req, *args, **kwargs)
-        if api_version_request.is_supported(req, '2.64'):
-            shown['policies'] = [group.policy]
-            shown['metadata'] = {}
+        extend(shown, group, api_version_request.is_supported(req, '2.64'))
         return shown
 
-    server_groups.ServerGroupController._format_server_group = (
-        with_old_fields)
+    server_groups.ServerGroupController._format_server_group = extended
 
 
 def _drop_rules_on_create(policies):
@@ -170,20 +173,9 @@ def limit_zero_accepted():
     rule='below 2.64 a server group shows policies and metadata, and no '
          'policy or rules')
 def view_2_63_shows_policy():
-    from nova.api.openstack import api_version_request
-    from nova.api.openstack.compute import server_groups
-
-    original = server_groups.ServerGroupController._format_server_group
-
-    def with_new_fields(self, context, group, req, *args, **kwargs):
-        shown = original(self, context, group, req, *args, **kwargs)
-        if not api_version_request.is_supported(req, '2.64'):
-            shown['policy'] = group.policy
-            shown['rules'] = group.rules or {}
-        return shown
-
-    server_groups.ServerGroupController._format_server_group = (
-        with_new_fields)
+    _extend_group_view(lambda shown, group, from_2_64: shown.update(
+        policy=group.policy, rules=group.rules or {})
+        if not from_2_64 else None)
 
 
 @register(
