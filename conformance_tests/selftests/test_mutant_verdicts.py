@@ -4,6 +4,9 @@ And every capability is the target of some mutant, or says why not
 (tools/check_mutants.py).
 """
 
+import contextlib
+import io
+
 import testtools
 
 from conformance_tests.cloud import mutants
@@ -121,8 +124,10 @@ class MutantsCommandTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cmd.tempest_runner.run', fake_run))
         workdir = self.useFixture(fixtures.TempDir()).path
-        main.main(['mutants', '--only', 'quota-ignores-user', '--profile',
-                   'legacy-quota', '--workdir', workdir])
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            main.main(['mutants', '--only', 'quota-ignores-user',
+                       '--profile', 'legacy-quota', '--workdir', workdir])
         self.assertEqual(1, len(started))
         for key, value in profiles.settings('legacy-quota').items():
             self.assertEqual(value, started[0][key])
