@@ -131,7 +131,14 @@ def nova_config(ctx):
     """Everything nova is configured with, other services' hooks merged."""
     user = ctx.service_user('nova')
     flags = {
-        'DEFAULT': {'compute_driver': 'fake.MediumFakeDriver'},
+        # Computes heartbeat every report_interval (10 s) and count as down
+        # after service_down_time. On a starved 2-core machine (a load of
+        # 75 was seen) heartbeats lapse past the default 60 s and a live
+        # host is "not found" by the API. No test here takes a service
+        # down by stopping its heartbeat (a cell outage makes the cell's
+        # database unreachable), so a longer grace changes no verdict.
+        'DEFAULT': {'compute_driver': 'fake.MediumFakeDriver',
+                    'service_down_time': 600},
         'keystone_authtoken': service_configs.authtoken_section(
             ctx.identity_uri, user),
         'placement': dict(service_configs.service_auth(
