@@ -95,7 +95,8 @@ class NovaCloud(object):
 
         h.start_service('conductor')
         h.start_service('scheduler')
-        for host, cell in compute_layout.HOSTS:
+        # The descriptor's layout (`cloud up --computes N` grows it).
+        for host, cell in self.config.get('computes', compute_layout.HOSTS):
             h._start_compute(host, cell_name=cell)
 
     def api_app(self):

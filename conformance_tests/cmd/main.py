@@ -50,12 +50,18 @@ def build_parser():
                                      '(see `conformance mutants --list`)')
     up.add_argument('--detach', action='store_true',
                     help='return once ready; stop later with `cloud down`')
+    up.add_argument('--computes', type=_zone_computes, metavar='N',
+                    help='hosts in the anti-affinity zone (default: 3; '
+                         'more are added beside today\'s, for the scale '
+                         'benchmark)')
     down = cloud_sub.add_parser('down', help='stop a detached cloud')
     _common(down)
 
+    from conformance_tests.bench import command as bench_cmd
     from conformance_tests.cmd import cleanup
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
+    bench_cmd.add_parser(sub, _common)
     cleanup.add_parser(sub, _common)
     return parser
 
@@ -72,6 +78,18 @@ def main(argv=None):
         return 2
 
 
+def _zone_computes(text):
+    from conformance_tests.cloud import compute_layout
+    try:
+        count = int(text)
+        compute_layout.hosts(count)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            str(e) if isinstance(e, compute_layout.LayoutError)
+            else 'a whole number of hosts, not %r' % text)
+    return count
+
+
 class UserError(Exception):
     """Bad input or config: reported as one line, never a traceback."""
 
@@ -79,7 +97,10 @@ class UserError(Exception):
 def _cloud(args):
     from conformance_tests.cloud import launcher
     from conformance_tests.cloud import profiles
-    profile = profiles.settings(getattr(args, 'profile', profiles.DEFAULT))
+    profile = dict(profiles.settings(getattr(args, 'profile',
+                                             profiles.DEFAULT)))
+    if getattr(args, 'computes', None):
+        profile['zone_computes'] = args.computes
     cloud = launcher.EmbeddedCloud(args.workdir, port_base=getattr(
         args, 'port_base', 18200), mutant=getattr(args, 'mutant', None),
         **profile)

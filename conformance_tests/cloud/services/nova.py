@@ -52,7 +52,10 @@ class Nova(base.Service):
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
     }
-    settings = {'count_usage_from_placement': True}
+    # zone_computes: hosts in the anti-affinity zone (`cloud up
+    # --computes N`, compute_layout.py); the default is today's three.
+    settings = {'count_usage_from_placement': True,
+                'zone_computes': compute_layout.DEFAULT_ZONE_COMPUTES}
 
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):
@@ -72,7 +75,8 @@ class Nova(base.Service):
         """What an operator does once: the zones' aggregates."""
         api = ctx.catalog_url(self.name, self.catalog[0])
         token = ctx.admin_token()
-        for zone, hosts in compute_layout.ZONES.items():
+        zones = compute_layout.zones(ctx.settings['zone_computes'])
+        for zone, hosts in zones.items():
             _, _, body = http.request('POST', api + '/os-aggregates', {
                 'aggregate': {'name': zone, 'availability_zone': zone}},
                 token=token, headers=SETUP_MICROVERSION)
@@ -96,7 +100,8 @@ class Nova(base.Service):
                 'max_microversion': high,
                 'flavor_ref': compute_layout.FLAVOR,
                 'flavor_ref_alt': compute_layout.FLAVOR_ALT,
-                'min_compute_nodes': str(len(compute_layout.HOSTS)),
+                'min_compute_nodes': str(len(compute_layout.hosts(
+                    ctx.settings['zone_computes']))),
                 'region': ctx.region,
                 'build_interval': '1',
                 'build_timeout': '60',
@@ -157,7 +162,8 @@ def nova_config(ctx):
                         'nova.conf [%s] %s: contributed %r clashes with '
                         '%r' % (group, option, value, mine[option]))
                 mine[option] = value
-    return {'flags': flags}
+    return {'flags': flags, 'computes': [
+        list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])]}
 
 
 def scheduler_filters(ctx):

@@ -1,0 +1,267 @@
+"""`conformance bench`: measure, then write bench.json, bench.md, bench.png.
+
+Steps, one cloud at a time on --port-base: the cloud with today's
+layout (cold start, boot latency, the scale point H=3), the clouds of
+the other scale points, the clean runs, the gabbi comparison, the mutant
+run. A step that fails is recorded (its error in bench.json and bench.md)
+and the next one runs; the bench exits 1 if any did, 0 otherwise. A
+target not met is a figure, not a failure.
+"""
+
+import datetime
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+from conformance_tests.bench import children
+from conformance_tests.bench import cold_start
+from conformance_tests.bench import gabbi_cost
+from conformance_tests.bench import mutant_runs
+from conformance_tests.bench import plot
+from conformance_tests.bench import report
+from conformance_tests.bench import scale
+from conformance_tests.bench import stats
+from conformance_tests.bench import suite_runs
+from conformance_tests.cloud import launcher
+from conformance_tests.common import ui
+
+STEPS = ('cloud', 'scale', 'runs', 'gabbi', 'mutants')
+BOOT_KEYS = ('active_waiter', 'active_tight', 'error_waiter', 'error_tight')
+
+
+class BenchError(Exception):
+    """Bad options; one line saying what to fix."""
+
+
+def add_parser(sub, common):
+    bench = sub.add_parser('bench', help=(
+        'measure the cloud and the suite (cold start, boot latency, runs, '
+        'gabbi cost, mutants, scale); write bench.json, bench.md, '
+        'bench.png'))
+    common(bench)
+    bench.add_argument('--port-base', type=int, default=19100,
+                       help='first loopback port of the bench\'s clouds '
+                            '(default: %(default)s)')
+    bench.add_argument('--boots', type=int, default=10, metavar='N',
+                       help='rounds of boot measurements; each round boots '
+                            '4 servers (default: %(default)s)')
+    bench.add_argument('--mutants-json', metavar='PATH', help=(
+        'read mutant times from this mutants.json (of a run just made) '
+        'instead of running `conformance mutants` (the default)'))
+    bench.add_argument('--steps', default=','.join(STEPS), help=(
+        'comma-separated subset of %s (default: all; figures of steps '
+        'left out are "not measured")' % ', '.join(STEPS)))
+    bench.set_defaults(func=cmd_bench)
+
+
+class Bench(object):
+    def __init__(self, args):
+        self.workdir = os.path.abspath(args.workdir)
+        self.files = os.path.join(self.workdir, 'bench')
+        self.port_base = args.port_base
+        self.boots = args.boots
+        self.mutants_json = args.mutants_json
+        self.steps = [s.strip() for s in args.steps.split(',') if s.strip()]
+        unknown = sorted(set(self.steps) - set(STEPS))
+        if unknown:
+            raise BenchError('--steps: unknown step(s) %s (known: %s)' % (
+                ', '.join(unknown), ', '.join(STEPS)))
+        if self.boots < 1:
+            raise BenchError('--boots must be at least 1')
+        if self.mutants_json and not os.path.isfile(self.mutants_json):
+            raise BenchError('--mutants-json %s: no such file' %
+                             self.mutants_json)
+        self.started = time.monotonic()
+        self.figures = {
+            'started': datetime.datetime.now(datetime.timezone.utc)
+            .strftime('%Y-%m-%d %H:%M:%S UTC'),
+            'machine': {'host': socket.gethostname(),
+                        'cores': os.cpu_count(),
+                        'python': sys.version.split()[0],
+                        'load_start': stats.load_average()},
+            'steps': self.steps, 'errors': [], 'notes': [], 'scale': []}
+
+    def progress(self, line):
+        ui.say('bench [%4.0f s, load %s] %s' % (
+            time.monotonic() - self.started, stats.load_average(), line))
+
+    def step(self, name, action):
+        """Run one step, recording its load; a failure is recorded and
+        the bench goes on."""
+        load = stats.load_average()
+        try:
+            result = action()
+        except Exception as e:  # every step failure goes into the report
+            message = '%s: %s' % (name, str(e).splitlines()[0] if str(e)
+                                  else type(e).__name__)
+            self.figures['errors'].append(message)
+            self.progress('FAILED ' + message)
+            return None
+        if isinstance(result, dict):
+            result.setdefault('load_before', load)
+            result.setdefault('load_after', stats.load_average())
+        return result
+
+    # -- steps -------------------------------------------------------------
+    def cloud_steps(self):
+        """Today's layout: cold start, boots, and the scale point H=3."""
+        ready = cold_start.ReadyLines(self.progress)
+        self.progress('starting the embedded cloud (today\'s layout)')
+        cloud = launcher.EmbeddedCloud(
+            os.path.join(self.files, 'cloud-h3'), port_base=self.port_base,
+            say=ready)
+        cloud.up()
+        try:
+            self.figures['cold_start'] = dict(
+                ready.figures(), load_before=self.figures['machine'][
+                    'load_start'], load_after=stats.load_average(),
+                other_layouts=[])
+            if 'cloud' in self.steps:
+                self.figures['boots'] = self.step(
+                    'boots', lambda: self.boot_latency(cloud))
+            if 'scale' in self.steps:
+                self.scale_point(cloud, 3)
+        finally:
+            cloud.down(quiet=True)
+
+    def boot_latency(self, cloud):
+        self.progress('boot latency: %d rounds of 4 boots' % self.boots)
+        out = subprocess.run(
+            [sys.executable, '-m', 'conformance_tests.bench.boots',
+             cloud.workspace, str(self.boots)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=1800)
+        if out.returncode:
+            log = os.path.join(self.files, 'boots.log')
+            with open(log, 'wb') as f:
+                f.write(out.stderr)
+            raise children.ChildError('boot measurement exited %d; see %s'
+                                      % (out.returncode, log))
+        raw = json.loads(out.stdout)
+        figures = {k: v for k, v in raw.items() if k != 'samples'}
+        figures['samples'] = raw['samples']
+        for key in BOOT_KEYS:
+            figures[key] = stats.summary(raw['samples'][key])
+        self.progress('boot p50: ACTIVE %s s (waiter) / %s s (20 ms loop); '
+                      'ERROR %s s / %s s' % tuple(
+                          figures[k]['p50'] for k in BOOT_KEYS))
+        return figures
+
+    def scale_point(self, cloud, hosts):
+        self.progress('scale: K=3 fill and overflow at H=%d' % hosts)
+        point = self.step('scale H=%d' % hosts, lambda: scale.measure(
+            cloud, hosts, self.files, self.progress))
+        if point:
+            self.figures['scale'].append(point)
+            self.progress('  H=%d: %s s, %s boots/s (%s)' % (
+                hosts, point['seconds'], point['boots_per_s'],
+                point['status']))
+
+    def other_scale_points(self):
+        for hosts in scale.HOSTS:
+            if hosts == 3:
+                continue
+            ready = cold_start.ReadyLines(lambda line: None)
+            self.progress('starting a cloud with %d zone hosts' % hosts)
+            cloud = self.step('cloud with %d hosts' % hosts,
+                              lambda: scale.start_cloud(
+                                  self.files, self.port_base, hosts, ready))
+            if cloud is None:
+                continue
+            try:
+                self.figures.setdefault('cold_start', {}).setdefault(
+                    'other_layouts', []).append(
+                        {'hosts': hosts, 'total_s': ready.total})
+                self.scale_point(cloud, hosts)
+            finally:
+                cloud.down(quiet=True)
+
+    def clean_runs(self):
+        runs = {}
+        for seed in suite_runs.seeds() + [None]:
+            self.progress('clean run %s' % (
+                '--seed %s' % seed if seed else 'of every seed'))
+            result = self.step('clean run %s' % (seed or 'all'),
+                               lambda: suite_runs.one_run(
+                                   self.files, self.port_base, seed))
+            if result:
+                runs[result['seed']] = result
+                self.progress('  %s s wall, %d tests, exit %d' % (
+                    result['wall_s'], result['tests'], result['exit_code']))
+                if result['exit_code']:
+                    self.figures['errors'].append(
+                        'clean run %s exited %d; see %s' % (
+                            result['seed'], result['exit_code'],
+                            result['log']))
+        self.figures['suite_runs'] = runs
+
+    def gabbi(self):
+        run = self.figures.get('suite_runs', {}).get('003')
+        if not run or not os.path.exists(run['subunit']):
+            raise children.ChildError(
+                'no seed 003 run to read our gabbi times from (step runs)')
+        ours = gabbi_cost.ours(run['subunit'])
+        self.progress('upstream placement gabbits (%s)' %
+                      gabbi_cost.UPSTREAM_MODULE)
+        upstream = gabbi_cost.upstream(self.files)
+        if 'error' in upstream:
+            raise children.ChildError(upstream['error'])
+        ratio = gabbi_cost.compare(ours, upstream)
+        self.progress('gabbi per request: ours %s ms, upstream %s ms '
+                      '(x%s)' % (ours['per_request_ms'],
+                                 upstream['per_request_ms'], ratio))
+        return {'ours': ours, 'upstream': upstream, 'ratio': ratio,
+                'how': gabbi_cost.__doc__.split('\n\n', 1)[1].replace(
+                    '\n', ' ').strip()}
+
+    def mutants(self):
+        if self.mutants_json:
+            self.progress('mutant times from %s' % self.mutants_json)
+            return mutant_runs.read(self.mutants_json)
+        self.progress('mutant run (`conformance mutants`)')
+        figures = mutant_runs.run(self.files, self.port_base)
+        self.progress('  %s mutants in %s s' % (
+            len(figures['mutants']), figures['total_s']))
+        return figures
+
+    # -- all -------------------------------------------------------------
+    def run(self):
+        os.makedirs(self.files, exist_ok=True)
+        if 'cloud' in self.steps or 'scale' in self.steps:
+            self.step('cloud', self.cloud_steps)
+        if 'scale' in self.steps:
+            self.other_scale_points()
+        if 'runs' in self.steps or 'gabbi' in self.steps:
+            self.clean_runs()
+        if 'gabbi' in self.steps:
+            self.figures['gabbi'] = self.step('gabbi', self.gabbi)
+        if 'mutants' in self.steps:
+            self.figures['mutants'] = self.step('mutants', self.mutants)
+        self.figures['machine']['load_end'] = stats.load_average()
+        self.figures['duration_s'] = round(time.monotonic() - self.started,
+                                           1)
+        why_not = plot.write(os.path.join(self.workdir, 'bench.png'),
+                             self.figures)
+        if why_not:
+            self.figures['notes'].append(why_not)
+        return report.write(self.workdir, self.figures)
+
+
+def cmd_bench(args):
+    try:
+        bench = Bench(args)
+    except BenchError as e:
+        ui.fail(str(e))
+        return 2
+    json_path, md_path = bench.run()
+    for t in bench.figures['targets']:
+        ui.say('  %-50s %s' % (t['target'], 'not measured'
+                               if t['measured'] is None else '%s %s (%s %s %s)'
+                               % (t['measured'], t['unit'], 'met:' if t['met']
+                                  else 'NOT met:', '<=', t['limit'])))
+    ui.say('bench: %s and %s (%.0f s); %d step(s) failed' % (
+        json_path, md_path, bench.figures['duration_s'],
+        len(bench.figures['errors'])))
+    return 1 if bench.figures['errors'] else 0

@@ -1,0 +1,70 @@
+"""Gabbi cost per request: our placement YAML beside upstream's own.
+
+Ours: the placement gabbi files (gabbits/placement) as the clean run of
+seed 003 ran them, through Tempest against the embedded cloud: each
+file is one test that builds its topology over REST, runs its requests
+with a keystone token over loopback HTTP, and removes what it made. Its
+cost per request is the files' summed test time over the requests gabbi
+made (the `gabbi-requests` detail each file records); topology set-up
+and cleanup are part of that cost, as they are part of every run.
+
+Upstream's: the gabbits placement ships in its wheel
+(placement/tests/functional/gabbits), run by placement's own loader
+(``python -m unittest placement.tests.functional.test_api``) in a child
+process of this virtualenv: the same placement code, with upstream's own
+fixtures (an in-memory SQLite database per file, noauth, requests
+intercepted in-process by wsgi-intercept, no socket). Its cost per
+request is unittest's "Ran N tests in T s" (every gabbi test is one
+request), T / N. Neither figure includes interpreter start.
+"""
+
+import os
+import re
+
+from conformance_tests.bench import children
+from conformance_tests.bench import subunit_times
+
+UPSTREAM_MODULE = 'placement.tests.functional.test_api'
+RAN = re.compile(r'^Ran (?P<n>\d+) tests? in (?P<s>[0-9.]+)s$', re.M)
+SKIPPED = re.compile(r'skipped=(?P<n>\d+)')
+
+
+def ours(subunit_path):
+    times = subunit_times.read_file(subunit_path)
+    gabbi = [t for t in times.values() if t['requests']]
+    requests = sum(t['requests'] for t in gabbi)
+    seconds = sum(t['seconds'] for t in gabbi)
+    return {'files': len(gabbi), 'requests': requests,
+            'seconds': round(seconds, 2),
+            'per_request_ms': round(1000.0 * seconds / requests, 2)
+            if requests else None}
+
+
+def upstream(workdir):
+    """Run upstream's gabbits; their cost, or an error saying why not."""
+    run_dir = os.path.join(workdir, 'upstream-gabbits')
+    os.makedirs(run_dir, exist_ok=True)
+    log = os.path.join(workdir, 'upstream-gabbits.log')
+    code, wall = children.run_module('unittest', [UPSTREAM_MODULE], log,
+                                     cwd=run_dir)
+    with open(log, errors='replace') as f:
+        text = f.read()
+    ran = RAN.search(text)
+    if not ran:
+        return {'error': 'upstream gabbits did not run (exit %d); see %s' % (
+            code, log)}
+    skipped = SKIPPED.search(text.splitlines()[-1] if text else '')
+    tests = int(ran.group('n')) - (int(skipped.group('n')) if skipped else 0)
+    seconds = float(ran.group('s'))
+    return {'requests': tests, 'seconds': round(seconds, 2),
+            'wall_s': round(wall, 1), 'exit_code': code,
+            'per_request_ms': round(1000.0 * seconds / tests, 2)
+            if tests else None, 'log': log}
+
+
+def compare(ours_cost, upstream_cost):
+    if not ours_cost.get('per_request_ms') or not upstream_cost.get(
+            'per_request_ms'):
+        return None
+    return round(ours_cost['per_request_ms'] /
+                 upstream_cost['per_request_ms'], 2)

@@ -1,0 +1,48 @@
+"""Each mutant's wall time and the whole mutant run.
+
+By default the bench runs `conformance mutants` itself (each mutant
+against its targets' tests, on the bench's own port base), so that
+`tox -e bench` needs nothing else; ``--mutants-json PATH`` reads a
+mutants.json a run has just written instead (what `.ci/run` can pass to
+avoid running every mutant twice).
+"""
+
+import json
+import os
+
+from conformance_tests.bench import children
+
+
+class MutantsJsonError(Exception):
+    """The given mutants.json cannot be read; the message says why."""
+
+
+def run(workdir, port_base, parallel=None):
+    mutants_dir = os.path.join(workdir, 'mutants')
+    args = ['mutants', '--workdir', mutants_dir, '--port-base',
+            str(port_base)]
+    if parallel:
+        args += ['--parallel', str(parallel)]
+    log = os.path.join(workdir, 'mutants.log')
+    code, wall = children.conformance(args, log)
+    figures = read(os.path.join(mutants_dir, 'mutants.json'))
+    figures.update({'source': 'run by the bench', 'exit_code': code,
+                    'wall_s': round(wall, 1), 'log': log})
+    return figures
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        mutants = data['mutants']
+        summary = data['summary']
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise MutantsJsonError('cannot read mutants results %s: %s' % (
+            path, e))
+    return {'source': os.path.abspath(path),
+            'mutants': [{'name': m['name'], 'seconds': m['duration_s'],
+                         'killed': m['killed']} for m in mutants],
+            'total_s': summary.get('duration_s'),
+            'killed': summary.get('killed'),
+            'survived': summary.get('survived')}

@@ -1,0 +1,47 @@
+"""bench.png: the boot-latency distribution and the scale curve."""
+
+SERIES = (('active_waiter', 'ACTIVE, suite waiter'),
+          ('active_tight', 'ACTIVE, 20 ms loop'),
+          ('error_waiter', 'ERROR, suite waiter'),
+          ('error_tight', 'ERROR, 20 ms loop'))
+
+
+def write(path, figures):
+    """Write the PNG; return None, or why it was not written."""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        from matplotlib import pyplot
+    except ImportError:
+        return ('matplotlib is not installed (pip install -e .[bench]); '
+                'no plot')
+    samples = (figures.get('boots') or {}).get('samples') or {}
+    scale = figures.get('scale') or []
+    fig, (left, right) = pyplot.subplots(1, 2, figsize=(11, 4.2))
+    data = [samples.get(k) or [0] for k, _ in SERIES]
+    left.boxplot(data, whis=(5, 95), showfliers=True)
+    for n, values in enumerate(data, 1):
+        left.scatter([n] * len(values), values, s=10, alpha=0.5)
+    left.set_xticks(range(1, len(SERIES) + 1))
+    left.set_xticklabels([label for _, label in SERIES], rotation=15,
+                         fontsize=8)
+    left.set_ylabel('POST /servers to settled (s)')
+    left.set_title('Server boot latency (whiskers: p5-p95)')
+    if scale:
+        hosts = [p['hosts'] for p in scale]
+        right.plot(hosts, [p['seconds'] for p in scale], 'o-',
+                   label='scenario time (s)')
+        right.set_xlabel('hosts in the anti-affinity zone (H)')
+        right.set_ylabel('seconds for 3H+1 boots')
+        right.axhline(60, linestyle=':', color='grey', label='target 60 s')
+        other = right.twinx()
+        other.plot(hosts, [p['boots_per_s'] or 0 for p in scale], 's--',
+                   color='tab:orange', label='boots per second')
+        other.set_ylabel('boots per second')
+        right.legend(loc='upper left', fontsize=8)
+        other.legend(loc='lower right', fontsize=8)
+    right.set_title('Anti-affinity K=3 fill and overflow')
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    pyplot.close(fig)
+    return None

@@ -1,0 +1,127 @@
+"""bench.json and bench.md from the figures of one run."""
+
+import json
+import os
+
+from conformance_tests.bench import targets
+
+
+def write(workdir, figures):
+    figures['targets'] = targets.judge(figures)
+    json_path = os.path.join(workdir, 'bench.json')
+    with open(json_path, 'w') as f:
+        json.dump(figures, f, indent=2, sort_keys=True)
+    md_path = os.path.join(workdir, 'bench.md')
+    with open(md_path, 'w') as f:
+        f.write(markdown(figures))
+    return json_path, md_path
+
+
+def _s(value, unit='s'):
+    return 'not measured' if value is None else '%s %s' % (value, unit)
+
+
+def _load(step):
+    return 'load %s -> %s' % (step.get('load_before'), step.get('load_after'))
+
+
+def markdown(fig):
+    lines = ['# Benchmark of the suite and its embedded cloud', '',
+             'One run of `conformance bench` on %s (%s cores), started %s, '
+             '%.0f s in all. Load average (1 min) at start %s, at end %s; '
+             'each section gives its own.' % (
+                 fig['machine']['host'], fig['machine']['cores'],
+                 fig['started'], fig.get('duration_s') or 0,
+                 fig['machine']['load_start'], fig['machine'].get('load_end')),
+             '', 'Plot: ![bench](bench.png)', '']
+    lines += ['## Targets (issue 9)', '',
+              '| target | limit | measured | met |', '|---|---|---|---|']
+    for t in fig['targets']:
+        lines.append('| %s | %s %s | %s | %s |' % (
+            t['target'], t['limit'], t['unit'], _s(t['measured'], t['unit']),
+            {True: 'yes', False: '**no**', None: '-'}[t['met']]))
+    lines += ['', '`.ci/run` as a whole is not run by the bench: it is the '
+              'sum of its steps (self-tests, pep8, the clean run, the peer '
+              'check, the legacy-quota run, the mutant run below, the '
+              'cleanup proof).', '']
+    cold = fig.get('cold_start') or {}
+    lines += ['## Cold start', '', _load(cold), '',
+              '| service | ready after (s) |', '|---|---|']
+    for name, sec in sorted((cold.get('services_s') or {}).items(),
+                            key=lambda kv: kv[1]):
+        lines.append('| %s | %s |' % (name, sec))
+    lines += ['| **cloud ready** | **%s** |' % cold.get('total_s'), '',
+              'Times are the launcher\'s own "X ready (t s)" lines: seconds '
+              'from the start of `cloud up` until the service answered '
+              '(services start in parallel processes).', '']
+    for extra in cold.get('other_layouts', []):
+        lines.append('- with %d zone hosts: cloud ready in %s s' % (
+            extra['hosts'], extra['total_s']))
+    boots = fig.get('boots') or {}
+    lines += ['', '## Server boot latency', '', _load(boots), '',
+              'POST /servers until a poll sees ACTIVE or ERROR. Suite '
+              'waiter: [conformance] poll_interval = %s s with x1.5 back-off '
+              'up to build_interval = %s s. Tight loop: shows the server '
+              'every %s s, nothing else (the floor the services allow).' % (
+                  boots.get('poll_interval'), boots.get('build_interval'),
+                  boots.get('tight_poll')), '',
+              '| boot | measured by | n | p50 (s) | p95 (s) | min | max |',
+              '|---|---|---|---|---|---|---|']
+    for key in ('active_waiter', 'active_tight', 'error_waiter',
+                'error_tight'):
+        s = boots.get(key) or {}
+        kind, how = key.split('_')
+        lines.append('| %s | %s | %s | %s | %s | %s | %s |' % (
+            kind.upper(), 'suite waiter' if how == 'waiter' else '20 ms loop',
+            s.get('n'), s.get('p50'), s.get('p95'), s.get('min'),
+            s.get('max')))
+    lines += ['', 'The ERROR boot is refused by the scheduler: hints ask for '
+              'the same host as, and a different host from, one anchor '
+              'server.', '']
+    runs = fig.get('suite_runs') or {}
+    lines += ['## Clean run (`conformance run`)', '',
+              '| seed | wall (s), cloud start included | tests | tests\' span '
+              '(s) | exit | load |', '|---|---|---|---|---|---|']
+    for key in sorted(runs):
+        r = runs[key]
+        lines.append('| %s | %s | %s | %s | %s | %s |' % (
+            key, r.get('wall_s'), r.get('tests'), r.get('tests_span_s'),
+            r.get('exit_code'), _load(r)))
+    gabbi = fig.get('gabbi') or {}
+    ours, up = gabbi.get('ours') or {}, gabbi.get('upstream') or {}
+    lines += ['', '## Gabbi cost per request', '', _load(gabbi), '',
+              '| YAML | requests | seconds | per request (ms) |',
+              '|---|---|---|---|',
+              '| ours (gabbits/placement, seed 003 run, via Tempest over '
+              'HTTP) | %s | %s | %s |' % (ours.get('requests'),
+                                          ours.get('seconds'),
+                                          ours.get('per_request_ms')),
+              '| upstream placement\'s own gabbits (in-process, its '
+              'fixtures) | %s | %s | %s |' % (
+                  up.get('requests'), up.get('seconds'),
+                  up.get('per_request_ms')),
+              '', 'Ratio ours / upstream: **%s**. %s' % (
+                  gabbi.get('ratio'), gabbi.get('how', '')), '']
+    mut = fig.get('mutants') or {}
+    lines += ['## Mutant runs', '', 'Source: %s. Whole run: %s s (%s '
+              'killed, survived: %s). %s' % (
+                  mut.get('source'), mut.get('total_s'), mut.get('killed'),
+                  mut.get('survived') or 'none', _load(mut)), '',
+              '| mutant | wall (s) | killed |', '|---|---|---|']
+    for m in mut.get('mutants') or []:
+        lines.append('| %s | %s | %s |' % (m['name'], m['seconds'],
+                                           m['killed']))
+    lines += ['', '## Scale: anti-affinity K=3 fill and overflow', '',
+              '| hosts H | boots (3H+1) | seconds | boots/s | test | load |',
+              '|---|---|---|---|---|---|']
+    for p in fig.get('scale') or []:
+        lines.append('| %s | %s | %s | %s | %s | %s |' % (
+            p['hosts'], p['boots'], p['seconds'], p['boots_per_s'],
+            p['status'], _load(p)))
+    if fig.get('errors'):
+        lines += ['', '## Steps that failed', '']
+        lines += ['- %s' % e for e in fig['errors']]
+    if fig.get('notes'):
+        lines += ['', '## Notes', '']
+        lines += ['- %s' % n for n in fig['notes']]
+    return '\n'.join(lines) + '\n'

@@ -1,0 +1,30 @@
+"""Small summaries of a list of seconds."""
+
+import math
+
+
+def percentile(values, pct):
+    """Nearest-rank percentile (no interpolation: a value that was seen)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, int(math.ceil(pct / 100.0 * len(ordered))))
+    return ordered[rank - 1]
+
+
+def summary(values):
+    """{n, p50, p95, min, max} in seconds, rounded to the millisecond."""
+    if not values:
+        return {'n': 0, 'p50': None, 'p95': None, 'min': None, 'max': None}
+    return {'n': len(values),
+            'p50': round(percentile(values, 50), 3),
+            'p95': round(percentile(values, 95), 3),
+            'min': round(min(values), 3), 'max': round(max(values), 3)}
+
+
+def load_average():
+    """The 1-minute load average, or None where the OS does not say."""
+    try:
+        return round(__import__('os').getloadavg()[0], 2)
+    except OSError:
+        return None

@@ -1,0 +1,39 @@
+"""When each test of a subunit v2 stream ran (the report reads verdicts;
+the bench needs start and stop times)."""
+
+import subunit
+import testtools
+
+from conformance_tests.report import results as results_mod
+
+
+def read_file(path):
+    """{test id: {name, status, seconds, start, stop, requests}}."""
+    found = []
+    with open(path, 'rb') as f:
+        case = subunit.ByteStreamToStreamResult(f, non_subunit_name='stdout')
+        collector = testtools.StreamToDict(found.append)
+        collector.startTestRun()
+        case.run(collector)
+        collector.stopTestRun()
+    times = {}
+    for test in found:
+        start, stop = (test.get('timestamps') or (None, None))[:2]
+        if start is None or stop is None:
+            continue
+        requests = test['details'].get('gabbi-requests')
+        times[test['id']] = {
+            'id': results_mod.idempotent_id(test['id']),
+            'status': test['status'],
+            'start': start.timestamp(), 'stop': stop.timestamp(),
+            'seconds': (stop - start).total_seconds(),
+            'requests': int(requests.as_text()) if requests else 0}
+    return times
+
+
+def span(times):
+    """Seconds from the first start to the last stop."""
+    if not times:
+        return 0.0
+    return (max(t['stop'] for t in times.values()) -
+            min(t['start'] for t in times.values()))

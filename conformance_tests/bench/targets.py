@@ -1,0 +1,42 @@
+"""Issue 9's targets, each read from bench.json's figures."""
+
+
+def _get(figures, *path):
+    for key in path:
+        if not isinstance(figures, dict) or figures.get(key) is None:
+            return None
+        figures = figures[key]
+    return figures
+
+
+def _scale_at(figures, hosts):
+    for point in figures.get('scale') or []:
+        if point.get('hosts') == hosts:
+            return point.get('seconds')
+    return None
+
+
+# (name, limit, unit, how to read the figure)
+TARGETS = (
+    ('boot p50 (suite waiter, POST to ACTIVE)', 0.5, 's',
+     lambda f: _get(f, 'boots', 'active_waiter', 'p50')),
+    ('clean run of every seed, cloud start included', 60, 's',
+     lambda f: _get(f, 'suite_runs', 'all', 'wall_s')),
+    ('cold start to ready', 5, 's',
+     lambda f: _get(f, 'cold_start', 'total_s')),
+    ('K=3 fill-and-overflow at H=16', 60, 's',
+     lambda f: _scale_at(f, 16)),
+    ('our gabbi cost per request / upstream\'s', 1.5, 'x',
+     lambda f: _get(f, 'gabbi', 'ratio')),
+)
+
+
+def judge(figures):
+    """[{target, limit, unit, measured, met}] (met None: not measured)."""
+    out = []
+    for name, limit, unit, read in TARGETS:
+        value = read(figures)
+        out.append({'target': name, 'limit': limit, 'unit': unit,
+                    'measured': value,
+                    'met': None if value is None else value <= limit})
+    return out
