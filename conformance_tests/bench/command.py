@@ -136,7 +136,7 @@ class Bench(object):
         if out.returncode:
             log = os.path.join(self.files, 'boots.log')
             with open(log, 'wb') as f:
-                f.write(out.stderr)
+                f.write(out.stdout + b'\n' + out.stderr)
             raise children.ChildError('boot measurement exited %d; see %s'
                                       % (out.returncode, log))
         raw = json.loads(out.stdout)

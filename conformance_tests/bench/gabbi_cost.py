@@ -48,18 +48,27 @@ def upstream(workdir):
     code, wall = children.run_module('unittest', [UPSTREAM_MODULE], log,
                                      cwd=run_dir)
     with open(log, errors='replace') as f:
-        text = f.read()
-    ran = RAN.search(text)
-    if not ran:
+        figures = parse_unittest(f.read())
+    if figures is None:
         return {'error': 'upstream gabbits did not run (exit %d); see %s' % (
             code, log)}
-    skipped = SKIPPED.search(text.splitlines()[-1] if text else '')
+    figures.update({'wall_s': round(wall, 1), 'exit_code': code, 'log': log})
+    return figures
+
+
+def parse_unittest(text):
+    """{requests, seconds, per_request_ms} from unittest's last lines
+    (skipped tests made no request), or None if nothing ran."""
+    ran = RAN.search(text)
+    if not ran:
+        return None
+    last = text.strip().splitlines()[-1]
+    skipped = SKIPPED.search(last)
     tests = int(ran.group('n')) - (int(skipped.group('n')) if skipped else 0)
     seconds = float(ran.group('s'))
     return {'requests': tests, 'seconds': round(seconds, 2),
-            'wall_s': round(wall, 1), 'exit_code': code,
             'per_request_ms': round(1000.0 * seconds / tests, 2)
-            if tests else None, 'log': log}
+            if tests else None}
 
 
 def compare(ours_cost, upstream_cost):

@@ -1,0 +1,141 @@
+"""conformance_tests/bench: the figures' arithmetic and files, no cloud."""
+
+import json
+import os
+
+import fixtures
+import testtools
+
+from conformance_tests.bench import cold_start
+from conformance_tests.bench import command
+from conformance_tests.bench import gabbi_cost
+from conformance_tests.bench import mutant_runs
+from conformance_tests.bench import report
+from conformance_tests.bench import stats
+from conformance_tests.bench import targets
+from conformance_tests.cmd import main
+
+
+class StatsTest(testtools.TestCase):
+
+    def test_percentiles_are_values_that_were_seen(self):
+        values = [0.5, 0.1, 0.4, 0.2, 0.3]
+        self.assertEqual(0.3, stats.percentile(values, 50))
+        self.assertEqual(0.5, stats.percentile(values, 95))
+        self.assertEqual(0.1, stats.percentile(values, 1))
+
+    def test_summary_of_nothing_says_nothing(self):
+        self.assertEqual({'n': 0, 'p50': None, 'p95': None, 'min': None,
+                          'max': None}, stats.summary([]))
+
+    def test_summary_rounds_to_the_millisecond(self):
+        s = stats.summary([1.23456, 0.98765])
+        self.assertEqual((2, 0.988, 1.235), (s['n'], s['p50'], s['p95']))
+
+
+class ColdStartTest(testtools.TestCase):
+
+    def test_ready_lines_are_kept_and_passed_on(self):
+        seen = []
+        ready = cold_start.ReadyLines(seen.append)
+        for line in ('starting embedded cloud in /w', 'keystone ready (2.1 s)',
+                     'network-stub ready (2.3 s)', 'nova ready (4.9 s)',
+                     'cloud ready in 5.4 s: keystone http://x'):
+            ready(line)
+        self.assertEqual({'services_s': {'keystone': 2.1,
+                                         'network-stub': 2.3, 'nova': 4.9},
+                          'total_s': 5.4}, ready.figures())
+        self.assertEqual(5, len(seen))
+
+
+class GabbiCostTest(testtools.TestCase):
+
+    def test_upstream_skips_made_no_request(self):
+        text = ('....s..\n---------\nRan 1200 tests in 30.000s\n\n'
+                'OK (skipped=200)\n')
+        figures = gabbi_cost.parse_unittest(text)
+        self.assertEqual({'requests': 1000, 'seconds': 30.0,
+                          'per_request_ms': 30.0}, figures)
+
+    def test_nothing_ran_is_none(self):
+        self.assertIsNone(gabbi_cost.parse_unittest('ImportError: x\n'))
+
+    def test_ratio(self):
+        self.assertEqual(1.5, gabbi_cost.compare({'per_request_ms': 30.0},
+                                                 {'per_request_ms': 20.0}))
+        self.assertIsNone(gabbi_cost.compare({}, {'per_request_ms': 20.0}))
+
+
+class MutantsJsonTest(testtools.TestCase):
+
+    def test_reads_each_mutant_and_the_whole_run(self):
+        path = os.path.join(self.useFixture(
+            fixtures.TempDir()).path, 'mutants.json')
+        with open(path, 'w') as f:
+            json.dump({'mutants': [
+                {'name': 'm1', 'duration_s': 30.5, 'killed': True}],
+                'summary': {'duration_s': 31.0, 'killed': 1,
+                            'survived': []}}, f)
+        figures = mutant_runs.read(path)
+        self.assertEqual([{'name': 'm1', 'seconds': 30.5, 'killed': True}],
+                         figures['mutants'])
+        self.assertEqual(31.0, figures['total_s'])
+
+    def test_unreadable_file_is_one_line(self):
+        e = self.assertRaises(mutant_runs.MutantsJsonError,
+                              mutant_runs.read, '/nonexistent/mutants.json')
+        self.assertIn('/nonexistent/mutants.json', str(e))
+        self.assertEqual(1, len(str(e).splitlines()))
+
+
+class TargetsTest(testtools.TestCase):
+
+    def test_each_target_reads_its_figure(self):
+        figures = {'boots': {'active_waiter': {'p50': 0.4}},
+                   'suite_runs': {'all': {'wall_s': 90.0}},
+                   'cold_start': {'total_s': 5.0},
+                   'scale': [{'hosts': 16, 'seconds': 61.0}],
+                   'gabbi': {'ratio': None}}
+        judged = {t['target']: t['met'] for t in targets.judge(figures)}
+        self.assertEqual([True, False, True, False, None],
+                         [judged[name] for name, _, _, _ in
+                          targets.TARGETS])
+
+
+class ReportTest(testtools.TestCase):
+
+    def test_files_carry_every_section_even_unmeasured(self):
+        workdir = self.useFixture(fixtures.TempDir()).path
+        figures = {'started': 'now', 'machine': {
+            'host': 'h', 'cores': 2, 'load_start': 1.0, 'load_end': 2.0},
+            'errors': ['runs: boom'], 'notes': [], 'scale': [
+                {'hosts': 3, 'boots': 10, 'seconds': 20.0,
+                 'boots_per_s': 0.5, 'status': 'success'}]}
+        json_path, md_path = report.write(workdir, figures)
+        with open(md_path) as f:
+            text = f.read()
+        for heading in ('## Targets', '## Cold start', '## Server boot',
+                        '## Clean run', '## Gabbi cost', '## Mutant runs',
+                        '## Scale', '## Steps that failed', 'bench.png'):
+            self.assertIn(heading, text)
+        with open(json_path) as f:
+            self.assertEqual(5, len(json.load(f)['targets']))
+
+
+class OptionsTest(testtools.TestCase):
+
+    def _bench(self, *argv):
+        return main.build_parser().parse_args(['bench'] + list(argv))
+
+    def test_unknown_step_is_refused_in_one_line(self):
+        e = self.assertRaises(command.BenchError, command.Bench,
+                              self._bench('--steps', 'cloud,warp'))
+        self.assertIn('warp', str(e))
+
+    def test_missing_mutants_json_is_refused(self):
+        e = self.assertRaises(command.BenchError, command.Bench,
+                              self._bench('--mutants-json', '/nope.json'))
+        self.assertIn('/nope.json', str(e))
+
+    def test_bench_uses_its_own_port_base_by_default(self):
+        self.assertEqual(19100, self._bench().port_base)

@@ -1,0 +1,71 @@
+"""`cloud up --computes N`: the anti-affinity zone grows, nothing moves."""
+
+import io
+
+import fixtures
+import testtools
+
+from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud.services import nova
+from conformance_tests.cmd import main
+from conformance_tests.selftests import test_cloud_files
+
+
+class LayoutTest(testtools.TestCase):
+
+    def test_default_is_todays_layout(self):
+        self.assertEqual(compute_layout.HOSTS, compute_layout.hosts())
+        self.assertEqual(compute_layout.ZONES, compute_layout.zones())
+
+    def test_existing_hosts_keep_their_cells_and_zones(self):
+        hosts = compute_layout.hosts(16)
+        zones = compute_layout.zones(16)
+        self.assertEqual(compute_layout.HOSTS, hosts[:4])
+        self.assertEqual(16, len(zones[compute_layout.ZONE]))
+        self.assertEqual(compute_layout.ZONE_HOSTS,
+                         zones[compute_layout.ZONE][:3])
+        self.assertEqual(('host4',), zones[compute_layout.DOWN_CELL_ZONE])
+        self.assertNotIn('host4', zones[compute_layout.ZONE])
+
+    def test_added_hosts_alternate_cells_and_names_are_unique(self):
+        hosts = compute_layout.hosts(8)
+        self.assertEqual([('host5', 'cell1'), ('host6', 'cell2')],
+                         list(hosts[4:6]))
+        names = [h for h, _ in hosts]
+        self.assertEqual(len(names), len(set(names)))
+
+    def test_too_few_or_too_many_hosts_say_the_range(self):
+        for n in (2, compute_layout.MAX_ZONE_COMPUTES + 1):
+            e = self.assertRaises(compute_layout.LayoutError,
+                                  compute_layout.hosts, n)
+            self.assertIn('from 3', str(e))
+
+
+class NovaDescriptorTest(testtools.TestCase):
+
+    def test_nova_starts_the_layout_of_the_setting(self):
+        ctx = test_cloud_files.fake_launch_context(zone_computes=8)
+        config = nova.nova_config(ctx)
+        self.assertEqual([list(h) for h in compute_layout.hosts(8)],
+                         config['computes'])
+        conf = nova.SERVICE.tempest_conf(ctx)
+        self.assertEqual('9', conf['compute']['min_compute_nodes'])
+
+    def test_default_cloud_is_unchanged(self):
+        ctx = test_cloud_files.fake_launch_context()
+        self.assertEqual([list(h) for h in compute_layout.HOSTS],
+                         nova.nova_config(ctx)['computes'])
+
+
+class ComputesOptionTest(testtools.TestCase):
+
+    def test_parsed_as_a_number_of_hosts(self):
+        args = main.build_parser().parse_args(
+            ['cloud', 'up', '--computes', '16'])
+        self.assertEqual(16, args.computes)
+
+    def test_bad_values_are_usage_errors(self):
+        self.useFixture(fixtures.MonkeyPatch('sys.stderr', io.StringIO()))
+        for bad in ('two', '1'):
+            self.assertRaises(SystemExit, main.build_parser().parse_args,
+                              ['cloud', 'up', '--computes', bad])
