@@ -1,9 +1,12 @@
 """`conformance run`, `mutants` and `report`."""
 
+from concurrent import futures
 import configparser
 import json
 import os
+import queue
 import shutil
+import threading
 import time
 
 from conformance_tests.cloud import client_files
@@ -20,6 +23,15 @@ from conformance_tests.report import results as results_mod
 
 SUBUNIT = 'results.subunit'
 DEFAULT_WORKDIR = '.conformance'
+# Ports between two side-by-side mutant clouds' port bases: more than
+# every listener of every service needs.
+SLOT_PORTS = 20
+
+
+def default_parallel():
+    """Mutant clouds side by side: one per 2 cores (a cloud's services
+    and its Tempest workers keep about two cores busy)."""
+    return max(1, (os.cpu_count() or 1) // 2)
 
 
 class CommandError(Exception):
@@ -50,6 +62,11 @@ def add_parsers(sub, common, cloud_options):
         'run every in-scope test against each mutant and record which '
         'capabilities it trips (slow); default: only its targets\' tests'))
     mut.add_argument('--concurrency', type=int, default=2)
+    mut.add_argument('--parallel', type=int, default=default_parallel(),
+                     metavar='N', help=(
+                         'mutant clouds run side by side, each with its own '
+                         'workdir and ports (--port-base + k*%d) (default: '
+                         'one per 2 cores, here %%(default)s)' % SLOT_PORTS))
     _scope_options(mut)
     mut.set_defaults(func=cmd_mutants)
 
@@ -235,15 +252,11 @@ def cmd_mutants(args):
             chosen = [mutants_mod.get(n) for n in args.only]
         except LookupError as e:
             raise CommandError(str(e))
+    if args.parallel < 1:
+        raise CommandError('--parallel must be at least 1')
     started = time.monotonic()
     workdir = os.path.abspath(args.workdir)
-    mutant_dir = os.path.join(workdir, 'mutant-cloud')
-    outcome = []
-    for k, mutant in enumerate(chosen, 1):
-        ui.say('mutant %d of %d: %s (breaks: %s)' % (
-            k, len(chosen), mutant.name, mutant.rule))
-        outcome.append(_run_mutant(args, scope, mutant, mutant_dir))
-        ui.say('  ' + _mutant_line(outcome[-1]))
+    outcome = _run_mutants(args, scope, chosen, workdir)
     survived = [m['name'] for m in outcome if not m['killed']]
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
@@ -260,7 +273,40 @@ def cmd_mutants(args):
     return 1 if survived else 0
 
 
-def _run_mutant(args, scope, mutant, mutant_dir):
+def _run_mutants(args, scope, chosen, workdir):
+    """Each mutant on a free slot (a workdir and a port base of its own);
+    outcomes in the order of ``chosen``. After an error no new mutant
+    starts."""
+    slots = queue.Queue()
+    for k in range(min(args.parallel, len(chosen)) or 1):
+        slots.put(k)
+    failed = threading.Event()
+
+    def one(k, mutant):
+        if failed.is_set():
+            return None
+        slot = slots.get()
+        try:
+            ui.say('mutant %d of %d: %s (breaks: %s)' % (
+                k, len(chosen), mutant.name, mutant.rule))
+            result = _run_mutant(
+                args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
+                    '-%d' % slot if slot else '')),
+                args.port_base + slot * SLOT_PORTS)
+            ui.say('  %s: %s' % (mutant.name, _mutant_line(result)))
+            return result
+        except BaseException:
+            failed.set()
+            raise
+        finally:
+            slots.put(slot)
+
+    with futures.ThreadPoolExecutor(slots.qsize()) as pool:
+        running = [pool.submit(one, k, m) for k, m in enumerate(chosen, 1)]
+        return [f.result() for f in running]
+
+
+def _run_mutant(args, scope, mutant, mutant_dir, port_base):
     """Run one mutant; killed only by a failed assertion of a test of a
     capability it targets that the clean cloud must pass."""
     started = time.monotonic()
@@ -276,7 +322,7 @@ def _run_mutant(args, scope, mutant, mutant_dir):
                            'skip in profile %s, so nothing can kill it' % (
                                mutant.name, args.profile))
     run_ids = scope.ids if args.matrix else mutant.targets
-    cloud = launcher.EmbeddedCloud(mutant_dir, port_base=args.port_base,
+    cloud = launcher.EmbeddedCloud(mutant_dir, port_base=port_base,
                                    mutant=mutant.name, say=lambda m: None,
                                    **profiles.settings(args.profile))
     try:

@@ -1,0 +1,67 @@
+"""`conformance mutants --parallel N`: slots of their own, order kept."""
+
+import argparse
+import threading
+import time
+
+import fixtures
+import testtools
+
+from conformance_tests.cmd import run
+
+
+class _Mutant(object):
+    def __init__(self, name):
+        self.name = name
+        self.rule = 'rule of %s' % name
+
+
+class ParallelMutantsTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.common.ui.say', lambda message: None))
+        self.lock = threading.Lock()
+        self.busy = {}       # port base -> mutant running there now
+        self.clashes = []
+        self.seen = []
+
+    def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base):
+        with self.lock:
+            if port_base in self.busy:
+                self.clashes.append((mutant.name, self.busy[port_base]))
+            self.busy[port_base] = mutant.name
+            self.seen.append((mutant_dir, port_base))
+        time.sleep(0.02)
+        with self.lock:
+            del self.busy[port_base]
+        return {'name': mutant.name, 'killed': True, 'killed_by': ['x'],
+                'errors': [], 'duration_s': 0.0}
+
+    def _run(self, parallel, count):
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.run._run_mutant', self._fake_run_mutant))
+        args = argparse.Namespace(parallel=parallel, port_base=19100)
+        chosen = [_Mutant('m%d' % k) for k in range(count)]
+        return run._run_mutants(args, None, chosen, '/w')
+
+    def test_two_slots_never_share_ports_and_order_is_kept(self):
+        outcome = self._run(2, 6)
+        self.assertEqual(['m%d' % k for k in range(6)],
+                         [m['name'] for m in outcome])
+        self.assertEqual([], self.clashes)
+        self.assertEqual({19100, 19100 + run.SLOT_PORTS},
+                         {port for _, port in self.seen})
+        self.assertEqual({'/w/mutant-cloud', '/w/mutant-cloud-1'},
+                         {d for d, _ in self.seen})
+
+    def test_one_slot_is_todays_serial_run(self):
+        self._run(1, 3)
+        self.assertEqual({('/w/mutant-cloud', 19100)}, set(self.seen))
+
+    def test_default_is_one_cloud_per_two_cores(self):
+        self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
+        self.assertEqual(1, run.default_parallel())
+        self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 8))
+        self.assertEqual(4, run.default_parallel())
