@@ -21,6 +21,7 @@ import os
 import sys
 
 from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud import fake_transport_wakeup
 
 
 @functools.lru_cache(maxsize=None)
@@ -80,6 +81,7 @@ class NovaCloud(object):
         self.harness = harness_class()()
         self.harness.setUp()
         h = self.harness
+        fake_transport_wakeup.install()
         # The harness loads nova's synthetic test policy (permissive where
         # its unit tests needed it); a cloud enforces the shipped defaults.
         h.useFixture(nova_fixtures.RealPolicyFixture())
