@@ -125,12 +125,18 @@ class QuotaUsageTest(QuotaTestBase):
         self.set_project_quota(instances=10, cores=-1, ram=-1)
         b_servers = self.os_user_b.servers_client
         self.servers_by_user = {self.user_a: [], self.user_b: []}
-        for user, client, flavor in (
-                (self.user_a, self.servers, CONF.compute.flavor_ref),
-                (self.user_a, self.servers, CONF.compute.flavor_ref_alt),
-                (self.user_a, self.servers, self.big_flavor['id']),
-                (self.user_b, b_servers, CONF.compute.flavor_ref)):
-            server_id = self.boot(servers_client=client, flavor=flavor)
+        # All four boots are asked for before any is waited for: usage
+        # counts servers whatever order they settle in, so the rule needs
+        # no serialising, and the boots overlap in the cloud.
+        booted = [(user, flavor, self.boot(servers_client=client,
+                                           flavor=flavor))
+                  for user, client, flavor in (
+                      (self.user_a, self.servers, CONF.compute.flavor_ref),
+                      (self.user_a, self.servers,
+                       CONF.compute.flavor_ref_alt),
+                      (self.user_a, self.servers, self.big_flavor['id']),
+                      (self.user_b, b_servers, CONF.compute.flavor_ref))]
+        for user, flavor, server_id in booted:
             self.servers_by_user[user].append(
                 (self.settle(server_id), flavor))
 
