@@ -53,8 +53,17 @@ class NovaDescriptorTest(testtools.TestCase):
 
     def test_default_cloud_is_unchanged(self):
         ctx = test_cloud_files.fake_launch_context()
+        config = nova.nova_config(ctx)
         self.assertEqual([list(h) for h in compute_layout.HOSTS],
-                         nova.nova_config(ctx)['computes'])
+                         config['computes'])
+        self.assertEqual({'count_usage_from_placement': True},
+                         config['flags']['quota'])
+
+    def test_a_grown_zone_can_be_filled_by_one_project(self):
+        ctx = test_cloud_files.fake_launch_context(zone_computes=16)
+        quota = nova.nova_config(ctx)['flags']['quota']
+        self.assertGreaterEqual(quota['instances'], 3 * 16 + 1)
+        self.assertGreaterEqual(quota['cores'], 3 * 16 + 1)
 
 
 class ComputesOptionTest(testtools.TestCase):

@@ -149,8 +149,9 @@ def nova_config(ctx):
         'placement': dict(service_configs.service_auth(
             ctx.identity_uri, user), region_name=ctx.region,
             valid_interfaces='public'),
-        'quota': {'count_usage_from_placement': ctx.settings[
-            'count_usage_from_placement']},
+        'quota': dict({'count_usage_from_placement': ctx.settings[
+            'count_usage_from_placement']}, **zone_quota(
+                ctx.settings['zone_computes'])),
         'filter_scheduler': {'enabled_filters': scheduler_filters(ctx)},
     }
     for contributed in ctx.contributions(NOVA_CONF):
@@ -164,6 +165,16 @@ def nova_config(ctx):
                 mine[option] = value
     return {'flags': flags, 'computes': [
         list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])]}
+
+
+def zone_quota(zone_computes):
+    """A grown zone's default quota: the scenarios may fill a zone of H
+    hosts with 3*H+1 servers of one project, more than nova's default of
+    10 instances and 20 cores. Today's layout keeps nova's defaults."""
+    if zone_computes <= compute_layout.DEFAULT_ZONE_COMPUTES:
+        return {}
+    room = 4 * zone_computes
+    return {'instances': room, 'cores': room}
 
 
 def scheduler_filters(ctx):
