@@ -64,6 +64,7 @@ class NovaDescriptorTest(testtools.TestCase):
         quota = nova.nova_config(ctx)['flags']['quota']
         self.assertGreaterEqual(quota['instances'], 3 * 16 + 1)
         self.assertGreaterEqual(quota['cores'], 3 * 16 + 1)
+        self.assertGreaterEqual(quota['server_group_members'], 3 * 16 + 1)
 
 
 class ComputesOptionTest(testtools.TestCase):

@@ -169,12 +169,13 @@ def nova_config(ctx):
 
 def zone_quota(zone_computes):
     """A grown zone's default quota: the scenarios may fill a zone of H
-    hosts with 3*H+1 servers of one project, more than nova's default of
-    10 instances and 20 cores. Today's layout keeps nova's defaults."""
+    hosts with 3*H+1 servers of one project and one group, more than
+    nova's defaults (10 instances, 20 cores, 10 members of a server
+    group). Today's layout keeps nova's defaults."""
     if zone_computes <= compute_layout.DEFAULT_ZONE_COMPUTES:
         return {}
     room = 4 * zone_computes
-    return {'instances': room, 'cores': room}
+    return {'instances': room, 'cores': room, 'server_group_members': room}
 
 
 def scheduler_filters(ctx):
