@@ -301,9 +301,19 @@ def _run_mutants(args, scope, chosen, workdir):
         finally:
             slots.put(slot)
 
-    with futures.ThreadPoolExecutor(slots.qsize()) as pool:
+    if slots.qsize() == 1:
+        # One at a time in this thread, so Ctrl-C stops the mutant that
+        # runs and starts no other.
+        return [one(k, m) for k, m in enumerate(chosen, 1)]
+    pool = futures.ThreadPoolExecutor(slots.qsize())
+    try:
         running = [pool.submit(one, k, m) for k, m in enumerate(chosen, 1)]
         return [f.result() for f in running]
+    except BaseException:
+        failed.set()  # Ctrl-C or an error: no mutant starts after this
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_mutant(args, scope, mutant, mutant_dir, port_base):

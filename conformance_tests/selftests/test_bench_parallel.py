@@ -60,6 +60,18 @@ class ParallelMutantsTest(testtools.TestCase):
         self._run(1, 3)
         self.assertEqual({('/w/mutant-cloud', 19100)}, set(self.seen))
 
+    def test_after_an_error_no_mutant_starts(self):
+        def boom(args, scope, mutant, mutant_dir, port_base):
+            self.seen.append(mutant.name)
+            raise run.CommandError('mutant %s: broke' % mutant.name)
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.run._run_mutant', boom))
+        args = argparse.Namespace(parallel=2, port_base=19100)
+        chosen = [_Mutant('m%d' % k) for k in range(6)]
+        self.assertRaises(run.CommandError, run._run_mutants, args, None,
+                          chosen, '/w')
+        self.assertLessEqual(len(self.seen), 2)
+
     def test_default_is_one_cloud_per_two_cores(self):
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
         self.assertEqual(1, run.default_parallel())
