@@ -155,6 +155,11 @@ class Bench(object):
             cloud, hosts, self.files, self.progress))
         if point:
             self.figures['scale'].append(point)
+            if point['status'] != 'pass':
+                self.figures['errors'].append(
+                    'scale H=%d: the scenario ended %s; see %s' % (
+                        hosts, point['status'], os.path.join(
+                            self.files, 'scale-h%d.subunit' % hosts)))
             self.progress('  H=%d: %s s, %s boots/s (%s)' % (
                 hosts, point['seconds'], point['boots_per_s'],
                 point['status']))

@@ -16,7 +16,8 @@ def write(path, figures):
         return ('matplotlib is not installed (pip install -e .[bench]); '
                 'no plot')
     samples = (figures.get('boots') or {}).get('samples') or {}
-    scale = figures.get('scale') or []
+    # A scenario that failed measured no fill: only passing points.
+    scale = [p for p in figures.get('scale') or [] if p['status'] == 'pass']
     fig, (left, right) = pyplot.subplots(1, 2, figsize=(11, 4.2))
     data = [samples.get(k) or [0] for k, _ in SERIES]
     left.boxplot(data, whis=(5, 95), showfliers=True)

@@ -103,11 +103,15 @@ def markdown(fig):
               '', 'Ratio ours / upstream: **%s**. %s' % (
                   gabbi.get('ratio'), gabbi.get('how', '')), '']
     mut = fig.get('mutants') or {}
-    lines += ['## Mutant runs', '', 'Source: %s. Whole run: %s s (%s '
-              'killed, survived: %s). %s' % (
-                  mut.get('source'), mut.get('total_s'), mut.get('killed'),
-                  mut.get('survived') or 'none', _load(mut)), '',
-              '| mutant | wall (s) | killed |', '|---|---|---|']
+    lines += ['## Mutant runs', '']
+    if mut:
+        lines += ['Source: %s. Whole run: %s s (%s killed, survived: %s). '
+                  '%s' % (mut.get('source'), mut.get('total_s'),
+                          mut.get('killed'), mut.get('survived') or 'none',
+                          _load(mut)), '',
+                  '| mutant | wall (s) | killed |', '|---|---|---|']
+    else:
+        lines.append('Not measured (see "Steps that failed", or --steps).')
     for m in mut.get('mutants') or []:
         lines.append('| %s | %s | %s |' % (m['name'], m['seconds'],
                                            m['killed']))
