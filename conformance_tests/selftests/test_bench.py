@@ -94,12 +94,19 @@ class TargetsTest(testtools.TestCase):
         figures = {'boots': {'active_waiter': {'p50': 0.4}},
                    'suite_runs': {'all': {'wall_s': 90.0}},
                    'cold_start': {'total_s': 5.0},
-                   'scale': [{'hosts': 16, 'seconds': 61.0}],
+                   'scale': [{'hosts': 16, 'seconds': 61.0,
+                              'status': 'pass'}],
                    'gabbi': {'ratio': None}}
         judged = {t['target']: t['met'] for t in targets.judge(figures)}
         self.assertEqual([True, False, True, False, None],
                          [judged[name] for name, _, _, _ in
                           targets.TARGETS])
+
+    def test_a_failed_scale_point_is_not_measured(self):
+        figures = {'scale': [{'hosts': 16, 'seconds': 46.0,
+                              'status': 'fail'}]}
+        at_16 = [t for t in targets.judge(figures) if 'H=16' in t['target']]
+        self.assertEqual([None], [t['measured'] for t in at_16])
 
 
 class ReportTest(testtools.TestCase):
