@@ -16,11 +16,13 @@ other services' hooks included; this module only applies it.
 """
 
 import functools
+import importlib
 import json
 import os
 import sys
 
 from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud import schema_cache
 from conformance_tests.cloud import fake_transport_wakeup
 
 
@@ -78,8 +80,15 @@ class NovaCloud(object):
         from nova import conf as nova_conf
         from nova.tests import fixtures as nova_fixtures
 
+        # The package re-exports its modules' contents under the same
+        # names, so the module itself is reached by its full path.
+        schemas = importlib.import_module(
+            'nova.tests.fixtures.nova').DB_SCHEMA
+        from_cache = schema_cache.load(schemas)
         self.harness = harness_class()()
         self.harness.setUp()
+        if not from_cache:
+            schema_cache.save(schemas)
         h = self.harness
         fake_transport_wakeup.install()
         # The harness loads nova's synthetic test policy (permissive where
