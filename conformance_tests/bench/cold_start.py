@@ -1,6 +1,8 @@
 """Cold start: the launcher's own "X ready (t s)" lines, collected."""
 
 import re
+import subprocess
+import sys
 
 READY = re.compile(r'^(?P<name>[\w-]+) ready \((?P<s>[0-9.]+) s\)$')
 ALL_READY = re.compile(r'^cloud ready in (?P<s>[0-9.]+) s')
@@ -26,3 +28,31 @@ class ReadyLines(object):
 
     def figures(self):
         return {'services_s': dict(self.services), 'total_s': self.total}
+
+
+IMPORT_TIMER = (
+    'import importlib, sys, time\n'
+    't = time.perf_counter()\n'
+    'for name in sys.argv[1:]:\n'
+    '    importlib.import_module(name)\n'
+    'print(round(time.perf_counter() - t, 2))\n')
+
+
+def import_floor(descriptors, run=subprocess.run, python=sys.executable):
+    """Seconds each service process spends importing its upstream modules,
+    each in a fresh interpreter, one at a time: a cold start cannot be
+    shorter than the longest of these, nor than their sum over the cores
+    (the processes start together). {process: seconds or None}."""
+    modules = {}
+    for service in descriptors:
+        if service.imports:
+            modules.setdefault(service.process, []).extend(service.imports)
+    floor = {}
+    for process, names in sorted(modules.items()):
+        done = run([python, '-c', IMPORT_TIMER] + names,
+                   capture_output=True, text=True, timeout=300)
+        try:
+            floor[process] = float(done.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            floor[process] = None
+    return floor

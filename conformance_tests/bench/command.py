@@ -26,6 +26,7 @@ from conformance_tests.bench import scale
 from conformance_tests.bench import stats
 from conformance_tests.bench import suite_runs
 from conformance_tests.cloud import launcher
+from conformance_tests.cloud import services
 from conformance_tests.common import ui
 
 STEPS = ('cloud', 'scale', 'runs', 'gabbi', 'mutants')
@@ -126,6 +127,13 @@ class Bench(object):
                 self.scale_point(cloud, 3)
         finally:
             cloud.down(quiet=True)
+        if 'cloud' in self.steps:
+            # After the cloud is down, so nothing else competes for a core.
+            self.progress('timing each service process\'s imports alone')
+            floor = self.step('import floor', lambda: {
+                'import_floor_s': cold_start.import_floor(services.all())})
+            if floor:
+                self.figures['cold_start'].update(floor)
 
     def boot_latency(self, cloud):
         self.progress('boot latency: %d rounds of 4 boots' % self.boots)

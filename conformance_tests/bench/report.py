@@ -54,6 +54,22 @@ def markdown(fig):
               'Times are the launcher\'s own "X ready (t s)" lines: seconds '
               'from the start of `cloud up` until the service answered '
               '(services start in parallel processes).', '']
+    floor = cold.get('import_floor_s') or {}
+    if floor:
+        known = [s for s in floor.values() if s is not None]
+        cores = fig['machine']['cores'] or 1
+        lines += ['Where the time goes: importing each process\'s upstream '
+                  'modules alone, in a fresh interpreter, one at a time, '
+                  'with the cloud down: %s. The processes start together, '
+                  'so no cold start here can be shorter than the longest '
+                  'import '
+                  '(%s s) nor than their sum over the %s cores (%s s); '
+                  'the rest is migrations, bootstrap, nova\'s computes '
+                  'and the launcher\'s zones and images.' % (
+                      ', '.join('%s %s s' % kv for kv in sorted(
+                          floor.items())),
+                      max(known) if known else None, cores,
+                      round(sum(known) / cores, 1) if known else None), '']
     for extra in cold.get('other_layouts', []):
         lines.append('- with %d zone hosts: cloud ready in %s s' % (
             extra['hosts'], extra['total_s']))

@@ -146,3 +146,48 @@ class OptionsTest(testtools.TestCase):
 
     def test_bench_uses_its_own_port_base_by_default(self):
         self.assertEqual(19100, self._bench().port_base)
+
+
+class ImportFloorTest(testtools.TestCase):
+
+    class _Done(object):
+        def __init__(self, stdout):
+            self.stdout = stdout
+
+    def test_each_process_imports_its_services_modules_once(self):
+        from conformance_tests.cloud.services import base
+
+        class A(base.Service):
+            process, imports = 'p1', ('a.one',)
+
+        class B(base.Service):
+            process, imports = 'p1', ('b.two',)
+
+        class C(base.Service):
+            process, imports = 'p2', ('c.three',)
+
+        class Ours(base.Service):
+            process = 'p3'  # imports nothing upstream: not timed
+
+        calls = []
+
+        def run(argv, **kwargs):
+            calls.append(argv[3:])
+            return self._Done('noise\n1.5\n' if argv[3:] == ['a.one', 'b.two']
+                              else 'Traceback: ImportError\n')
+        floor = cold_start.import_floor([A(), B(), C(), Ours()], run=run,
+                                        python='py')
+        self.assertEqual([['a.one', 'b.two'], ['c.three']], calls)
+        # An import that fails is no figure, not a zero.
+        self.assertEqual({'p1': 1.5, 'p2': None}, floor)
+
+    def test_report_gives_the_floor_and_where_the_rest_goes(self):
+        fig = {'machine': {'host': 'h', 'cores': 2, 'load_start': 0.1},
+               'started': 'now', 'cold_start': {
+                   'services_s': {'nova': 9.0}, 'total_s': 12.0,
+                   'import_floor_s': {'keystone': 3.0, 'nova': 5.0}}}
+        fig['targets'] = []
+        text = report.markdown(fig)
+        self.assertIn('keystone 3.0 s, nova 5.0 s', text)
+        self.assertIn('longest import (5.0 s)', text)
+        self.assertIn('over the 2 cores (4.0 s)', text)

@@ -58,6 +58,9 @@ class Service(object):
     hooks_offered = {}
     #: Profile settings it reads, with their defaults.
     settings = {}
+    #: The upstream modules its build imports: `conformance bench` times
+    #: importing them alone, the part of a cold start no config can cut.
+    imports = ()
 
     # -- launcher side ---------------------------------------------------
     def contributions(self):

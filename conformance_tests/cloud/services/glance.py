@@ -33,6 +33,7 @@ class Glance(base.Service):
     catalog = (base.CatalogEntry('image', base.API, '/'),)
     service_user = True
     depends_on = ('keystone',)
+    imports = ('glance.cmd.manage', 'glance.common.wsgi_app')
 
     def contributions(self):
         return {'nova.conf': {'glance': {'valid_interfaces': 'public'}}}

@@ -25,6 +25,8 @@ class Keystone(base.Service):
     listeners = (base.Listener(base.API, '/v3'),)
     # Registered by keystone's own bootstrap, not by the launcher.
     catalog = (base.CatalogEntry('identity', base.API, '/v3'),)
+    imports = ('keystone.server.flask.application', 'keystone.cmd.bootstrap',
+               'keystone.common.sql.upgrades')
 
     def write_config(self, ctx):
         return keystone_conf(ctx.service_dir)

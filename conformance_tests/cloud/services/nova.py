@@ -45,6 +45,8 @@ class Nova(base.Service):
     catalog = (base.CatalogEntry('compute', base.API, '/v2.1'),)
     service_user = True
     depends_on = ('keystone', 'placement')
+    imports = ('nova.test', 'nova.tests.fixtures', 'paste.deploy',
+               'keystonemiddleware.auth_token')
     mutants_modules = ('conformance_tests.cloud.mutants.nova',
                        'conformance_tests.cloud.mutants.nova_quota')
     hooks_offered = {

@@ -19,6 +19,7 @@ class Placement(base.Service):
     catalog = (base.CatalogEntry('placement', base.API, '/'),)
     service_user = True
     depends_on = ('keystone',)
+    imports = ('placement.wsgi',)
     mutants_modules = ('conformance_tests.cloud.mutants.placement',)
 
     def write_config(self, ctx):
