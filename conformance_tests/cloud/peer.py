@@ -28,7 +28,11 @@ DEFAULT_WORKDIR = os.path.join('.conformance', 'peer')
 SUBUNIT = 'peer.subunit'
 KINDS = ('run', 'skip', 'fail')
 
-Entry = collections.namedtuple('Entry', 'kind prefix reason')
+Entry = collections.namedtuple('Entry', 'kind prefix reason signature')
+Entry.__new__.__defaults__ = (None,)
+# A fail entry excuses one failure only: ``fail <prefix> /<regex>/ why``,
+# the regex searched in the failure's traceback.
+SIGNATURE = re.compile(r'^/(?P<regex>(?:[^/\\]|\\.)+)/\s+(?P<why>.+)$')
 
 
 class PeerListError(Exception):
@@ -51,7 +55,16 @@ def parse(lines):
         if parts[0] != 'run' and not reason:
             raise PeerListError('line %d: a %s entry must say why' % (
                 number, parts[0]))
-        entries.append(Entry(parts[0], parts[1], reason))
+        signature = None
+        if parts[0] == 'fail':
+            match = SIGNATURE.match(reason)
+            if not match:
+                raise PeerListError(
+                    'line %d: a fail entry names the failure it excuses: '
+                    '"fail <prefix> /<regex>/ <why>"' % number)
+            signature = re.compile(match.group('regex'))
+            reason = match.group('why')
+        entries.append(Entry(parts[0], parts[1], reason, signature))
     return entries
 
 
@@ -82,7 +95,9 @@ def judge(results, entries):
             verdict['passed'].append((name, ''))
             continue
         listed = [e for e in entries if e.kind == result['status']
-                  and name.startswith(e.prefix)]
+                  and name.startswith(e.prefix)
+                  and (e.signature is None
+                       or e.signature.search(result['reason'] or ''))]
         if listed:
             verdict['expected'].append((name, listed[0].reason))
         else:

@@ -50,10 +50,16 @@ class ParseTest(testtools.TestCase):
 
     def test_kinds_and_comments(self):
         entries = peer.parse(['# comment', '', 'run a.b.', 'skip a.b.C why',
-                              'fail a.b.D because x  # note'])
+                              'fail a.b.D /bo+m/ because x  # note'])
         self.assertEqual([('run', 'a.b.', ''), ('skip', 'a.b.C', 'why'),
                           ('fail', 'a.b.D', 'because x')],
-                         [tuple(e) for e in entries])
+                         [tuple(e)[:3] for e in entries])
+        self.assertEqual('bo+m', entries[2].signature.pattern)
+
+    def test_fail_entry_without_the_failure_it_excuses(self):
+        e = self.assertRaises(peer.PeerListError, peer.parse,
+                              ['fail a.b.D it fails'])
+        self.assertIn('/<regex>/', str(e))
 
     def test_unknown_kind(self):
         e = self.assertRaises(peer.PeerListError, peer.parse, ['walk a.b'])
@@ -69,7 +75,8 @@ class ParseTest(testtools.TestCase):
 
 class JudgeTest(testtools.TestCase):
 
-    entries = peer.parse(['run m.', 'skip m.A needs x', 'fail m.B.t bug'])
+    entries = peer.parse(['run m.', 'skip m.A needs x',
+                          'fail m.B.t /host \\w+ not found/ bug'])
 
     def judge(self, *results):
         return peer.judge({str(i): r for i, r in enumerate(results)},
@@ -93,8 +100,12 @@ class JudgeTest(testtools.TestCase):
                          sorted(n for n, _ in verdict['unexpected']))
 
     def test_listed_failure(self):
-        verdict = self.judge(_result('m.B.t', 'fail', 'boom'))
+        verdict = self.judge(_result('m.B.t', 'fail', 'x: host h1 not found'))
         self.assertEqual([('m.B.t', 'bug')], verdict['expected'])
+
+    def test_listed_test_failing_another_way_is_unexpected(self):
+        verdict = self.judge(_result('m.B.t', 'fail', 'timed out'))
+        self.assertEqual(['m.B.t'], [n for n, _ in verdict['unexpected']])
 
     def test_summary_counts(self):
         text = peer.summary(self.judge(_result('m.C.t', 'pass'),
