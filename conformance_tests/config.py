@@ -6,6 +6,9 @@ service_option = [
     cfg.BoolOpt('placement', default=True,
                 help='Whether the placement API is expected to be '
                      'available.'),
+    cfg.BoolOpt('senlin', default=False,
+                help='Whether the clustering API (senlin) is expected to '
+                     'be available (seed 002).'),
 ]
 
 conformance_group = cfg.OptGroup(
@@ -58,4 +61,8 @@ ConformanceGroup = [
                       'is seen settled within a fraction of a second. '
                       'Tempest\'s build_interval alone is a whole number '
                       'of seconds.'),
+    cfg.StrOpt('senlin_drs_hypervisor', default='',
+               help='Hypervisor hostname (containing "drs") of the vSphere '
+                    'DRS host senlin\'s affinity policy must pick (seed '
+                    '002, needs admin). Empty: the DRS tests skip.'),
 ]
