@@ -166,6 +166,10 @@ class ClusteringClient(rest_client.RestClient):
     def show_action(self, action_id):
         return self._json('GET', 'v1/actions/%s' % action_id)[1]['action']
 
+    def list_actions(self, target):
+        return self._json('GET', 'v1/actions?target=%s' % target)[1][
+            'actions']
+
     def wait_for_action(self, action_id, what=''):
         """Poll until the action ends; return it (any end state)."""
         deadline = time.monotonic() + self.build_timeout
