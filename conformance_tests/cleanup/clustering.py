@@ -25,9 +25,9 @@ class Clusters(kinds.Kind):
 
     def remove_one(self, ctx, item):
         client = ctx.clustering_client
-        for policy_id in item.data.get('policies') or ():
-            client.wait_for_action(
-                client.detach_policy(item.id, policy_id), 'POLICY_DETACH')
+        for binding in client.list_bindings(item.id):
+            client.wait_for_action(client.detach_policy(
+                item.id, binding['policy_id']), 'POLICY_DETACH')
         done = client.wait_for_action(client.delete_cluster(item.id),
                                       'CLUSTER_DELETE')
         if done['status'] != 'SUCCEEDED':

@@ -48,7 +48,7 @@ def build(proc, service_name):
         LOG.info('%s started', svc.service_name)
 
     from senlin.api.common import wsgi
-    return wsgi.load_paste_app()
+    return wsgi.load_paste_app('senlin-api')
 
 
 def _create_schema():

@@ -17,3 +17,23 @@ def shim(func):
 def apply():
     for func in SHIMS:
         func()
+
+
+@shim
+def server_group_policies():
+    """openstacksdk 4 finds server groups at the newest compute
+    microversion, where nova answers ``policy`` (one string) and no
+    ``policies`` list (2.64); senlin 16, written for 2.1, reads
+    ``group.policies[0]``. Fill ``policies`` from ``policy`` on found
+    groups, as the older microversion would have answered."""
+    from openstack.compute.v2 import _proxy
+
+    original = _proxy.Proxy.find_server_group
+
+    def find_server_group(self, *args, **kwargs):
+        group = original(self, *args, **kwargs)
+        if group is not None and not group.policies and group.policy:
+            group.policies = [group.policy]
+        return group
+
+    _proxy.Proxy.find_server_group = find_server_group

@@ -44,6 +44,10 @@ class FakeSenlin(object):
         self.actions[ident] = what
         return ident
 
+    def list_bindings(self, cluster_id):
+        return [{'policy_id': p}
+                for p in self.clusters[cluster_id]['policies']]
+
     def detach_policy(self, cluster_id, policy_id):
         self.clusters[cluster_id]['policies'].remove(policy_id)
         return self._action('detach', policy_id)

@@ -112,4 +112,3 @@ class AffinityCLITest(base.AffinityPolicyTest):
     def _attach_actions(self, cluster):
         return [a for a in self.clustering.list_actions(cluster['id'])
                 if a['action'] == 'CLUSTER_ATTACH_POLICY']
-

@@ -1,8 +1,12 @@
 """Seed 002: the affinity policy's spec, validation and applicability."""
 
+import testtools
+
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
+
+CONF = base.CONF
 
 RULE_DEFAULTS = ('senlin.policy.affinity-1.0 with its defaults (policies '
                  'anti-affinity, DRS off) is a valid spec')
@@ -11,6 +15,7 @@ RULE_REFUSED = ('a spec item outside the schema (unknown key, policies '
                 'unknown availability zone) is refused, naming the item')
 RULE_PROFILE = ('the policy applies to os.nova.server-1.0 profiles only')
 RULE_ONE = 'one affinity policy per cluster'
+OTHER_TYPE = 'os.heat.stack'
 
 # (what is wrong, property overrides, text the refusal must name)
 BAD_SPECS = (
@@ -25,16 +30,19 @@ BAD_SPECS = (
 class AffinitySpecTest(base.AffinityPolicyTest):
 
     def _refused(self, path, spec, names, status_rule):
+        # validate takes a spec only; create needs a name too
         status, body = self.clustering.submit_policy(
-            path, spec, name=self.name('bad-affinity'))
+            path, spec, name=None if path.endswith('validate') else
+            self.name('bad-affinity'))
         if 200 <= status < 300 and path == 'v1/policies':
             # never keep what should not have been made
             self.addCleanup(self.clustering.delete_policy,
                             body['policy']['id'])
         self.assertGreaterEqual(status, 400, '%s: POST %s accepted %r' % (
             RULE_REFUSED, path, spec['properties']))
-        self.assertLess(status, status_rule, '%s: POST %s of %r answered %d' % (
-            RULE_REFUSED, path, spec['properties'], status))
+        self.assertLess(status, status_rule, '%s: POST %s of %r answered '
+                        '%d' % (RULE_REFUSED, path, spec['properties'],
+                                status))
         self.assertIn(names, str(body), '%s: the refusal of %r does not '
                       'name %r: %s' % (RULE_REFUSED, spec['properties'],
                                        names, body))
@@ -66,9 +74,13 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                       base.affinity_spec(availability_zone=zone), zone, 500)
 
     @decorators.idempotent_id('588d259c-e8e4-47da-b0ca-613fb740522e')
+    @testtools.skipUnless(CONF.service_available.heat,
+                          'no other profile type to build a cluster of: '
+                          'set [service_available] heat = true where heat '
+                          'runs (os.heat.stack-1.0 profiles)')
     def test_other_profile_type_refused(self):
         profile = self.clustering.create_profile(self.name('stack'), {
-            'type': 'os.heat.stack', 'version': '1.0',
+            'type': OTHER_TYPE, 'version': '1.0',
             'properties': {'template': {
                 'heat_template_version': '2016-04-08'}}})
         self.addCleanup(self.clustering.delete_profile, profile['id'])
@@ -77,9 +89,9 @@ class AffinitySpecTest(base.AffinityPolicyTest):
         action = self.act(self.clustering.attach_policy(
             cluster['id'], policy['id']), 'POLICY_ATTACH')
         self.assertEqual('FAILED', action['status'], '%s: attaching to a '
-                         'cluster of os.heat.stack-1.0 %s' % (
-                             RULE_PROFILE, action['status']))
-        self.assertIn('os.heat.stack', action['status_reason'] or '',
+                         'cluster of %s-1.0 %s' % (
+                             RULE_PROFILE, OTHER_TYPE, action['status']))
+        self.assertIn(OTHER_TYPE, action['status_reason'] or '',
                       RULE_PROFILE)
 
     @decorators.idempotent_id('b46540ea-eea0-4182-8880-9dd13795032f')

@@ -37,9 +37,25 @@ def _rewrite_placements(action, change):
         action.store(action.context)
 
 
+def _profile_hints(profile):
+    """The profile's scheduler_hints: a property, so under 'properties'
+    of the spec (senlin 16 looks for them at the top of the spec, where
+    they never are)."""
+    return (profile.spec.get('properties') or {}).get('scheduler_hints')
+
+
 def _profile_group_name(cluster):
-    profile = cluster.rt['profile']
-    return (profile.spec.get('scheduler_hints') or {}).get('group')
+    return (_profile_hints(cluster.rt['profile']) or {}).get('group')
+
+
+def _with_spec(profile, spec, call):
+    """Run call() with profile.spec replaced by spec, then restore."""
+    kept = profile.spec
+    profile.spec = spec
+    try:
+        return call()
+    finally:
+        profile.spec = kept
 
 
 # -- S1 ------------------------------------------------------------------
@@ -51,13 +67,13 @@ def profile_group_ignored():
     def make(original):
         def attach(self, cluster, enabled=True):
             profile = cluster.rt['profile']
-            spec = profile.spec
-            profile.spec = {k: v for k, v in spec.items()
-                            if k != 'scheduler_hints'}
-            try:
-                return original(self, cluster, enabled)
-            finally:
-                profile.spec = spec
+            spec = {k: v for k, v in profile.spec.items()
+                    if k != 'scheduler_hints'}
+            spec['properties'] = {
+                k: v for k, v in (spec.get('properties') or {}).items()
+                if k != 'scheduler_hints'}
+            return _with_spec(profile, spec,
+                              lambda: original(self, cluster, enabled))
         return attach
     _wrap('attach', make)
 
@@ -203,15 +219,29 @@ def drs_zone_no_az():
     _wrap('pre_op', make)
 
 
-@register('any-profile-type', SERVICE,
-          targets=(CAP + 'applicability',),
-          rule='the policy applies to os.nova.server-1.0 profiles only')
-def any_profile_type():
-    cls = _policy_class()
-    cls.PROFILE_TYPE = list(cls.PROFILE_TYPE) + ['os.heat.stack-1.0']
+# -- spec references ----------------------------------------------------
+@reference('profile-hints-read', SERVICE,
+           capabilities=(CAP + 's1-inherit', CAP + 's1-mismatch'),
+           rule='S1: "if the profile contains scheduler_hints property ... '
+                'the engine will use the value of the group key as a Nova '
+                'server group name"')
+def profile_hints_read():
+    """senlin 16 looks for scheduler_hints at the top of the profile's
+    spec; they are a property. Show senlin's own attach the property where
+    it looks, for the duration of the call."""
+    def make(original):
+        def attach(self, cluster, enabled=True):
+            profile = cluster.rt['profile']
+            hints = _profile_hints(profile)
+            if not hints or 'scheduler_hints' in profile.spec:
+                return original(self, cluster, enabled)
+            return _with_spec(profile, dict(profile.spec,
+                                            scheduler_hints=hints),
+                              lambda: original(self, cluster, enabled))
+        return attach
+    _wrap('attach', make)
 
 
-# -- spec references -----------------------------------------------------------
 @reference('missing-profile-group-refused', SERVICE,
            capabilities=(CAP + 's1-missing-group',),
            rule='S1: "If the group doesn\'t exist ... you will get an error '

@@ -60,6 +60,13 @@ class Senlin(base.Service):
         # a green thread. Patch before anything imports socket/threading.
         import eventlet
         eventlet.monkey_patch()
+        # serve.py imported socketserver before this patch, and
+        # socketserver picked its selector class then: a real poll()
+        # that would block every green thread while the server waits.
+        # Point it at the (now green) selectors module's class.
+        import selectors
+        import socketserver
+        socketserver._ServerSelector = selectors.SelectSelector
         from conformance_tests.cloud import senlin_compat
         senlin_compat.apply()
 

@@ -36,9 +36,10 @@ class ClusteringClient(rest_client.RestClient):
 
     def _json(self, method, url, body=None, expected=(200,)):
         data = None if body is None else json.dumps(body)
-        resp, raw = self.request(method, url, self.get_headers(), data)
+        resp, raw = self.request(method, url, headers=self.get_headers(),
+                                 body=data)
         self.expected_success(list(expected), resp.status)
-        return resp, (json.loads(raw) if raw else {})
+        return resp, (json.loads(raw) if raw else None) or {}
 
     @staticmethod
     def _action_of(resp, body):
@@ -75,8 +76,9 @@ class ClusteringClient(rest_client.RestClient):
         if name:
             policy['name'] = name
         try:
-            resp, raw = self.request('POST', path, self.get_headers(),
-                                     json.dumps({'policy': policy}))
+            resp, raw = self.request(
+                'POST', path, headers=self.get_headers(),
+                body=json.dumps({'policy': policy}))
         except lib_exc.RestClientException as e:
             # Tempest's errors keep the response and its decoded body.
             resp = getattr(e, 'resp', None)
@@ -141,6 +143,10 @@ class ClusteringClient(rest_client.RestClient):
             'adjustment_type': 'EXACT_CAPACITY', 'number': capacity,
             'strict': True})
 
+    def list_bindings(self, cluster_id):
+        return self._json('GET', 'v1/clusters/%s/policies' % cluster_id)[
+            1]['cluster_policies']
+
     def show_binding(self, cluster_id, policy_id):
         return self._json('GET', 'v1/clusters/%s/policies/%s' % (
             cluster_id, policy_id))[1]['cluster_policy']
@@ -162,7 +168,7 @@ class ClusteringClient(rest_client.RestClient):
                                 (202,))
         return self._action_of(resp, body)
 
-    # -- actions ---------------------------------------------------------------
+    # -- actions ----------------------------------------------------------
     def show_action(self, action_id):
         return self._json('GET', 'v1/actions/%s' % action_id)[1]['action']
 
