@@ -37,3 +37,15 @@ def server_group_policies():
         return group
 
     _proxy.Proxy.find_server_group = find_server_group
+
+
+@shim
+def hypervisor_hostname():
+    """openstacksdk renamed Hypervisor.hypervisor_hostname to ``name``
+    (the API field is still hypervisor_hostname); senlin 16's DRS lookup
+    reads the old attribute. Give it back as a read-only alias."""
+    from openstack.compute.v2 import hypervisor
+
+    if not hasattr(hypervisor.Hypervisor, 'hypervisor_hostname'):
+        hypervisor.Hypervisor.hypervisor_hostname = property(
+            lambda self: self.name)

@@ -142,7 +142,19 @@ class AffinityPolicyTest(test.BaseTestCase):
         action = self.act(client.attach_policy(cluster['id'], policy['id']),
                           'POLICY_ATTACH', client)
         self.assert_succeeded(action, rule)
+        # detached before the policy's own cleanup deletes it (LIFO)
+        self.addCleanup(self._detach_if_bound, client, cluster['id'],
+                        policy['id'])
         return self.binding_data(cluster, policy, client)
+
+    def _detach_if_bound(self, client, cluster_id, policy_id):
+        try:
+            bound = [b['policy_id'] for b in client.list_bindings(cluster_id)]
+        except lib_exc.NotFound:
+            return
+        if policy_id in bound:
+            client.wait_for_action(client.detach_policy(
+                cluster_id, policy_id), 'POLICY_DETACH')
 
     def detach(self, cluster, policy, rule, client=None):
         client = client or self.clustering

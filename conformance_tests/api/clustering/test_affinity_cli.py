@@ -6,7 +6,6 @@ attach` binds it; the binding must be what S2 says. Credentials reach the
 command through OS_* environment variables, never its command line.
 """
 
-import json
 import os
 import shutil
 import subprocess
@@ -66,16 +65,18 @@ class AffinityCLITest(base.AffinityPolicyTest):
         return env
 
     def openstack(self, *args):
+        """Run `openstack ARGS`; return (exit status, stdout, stderr)."""
         proc = subprocess.run(
             [openstack_command()] + list(args), env=self._env(),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             timeout=CONF.compute.build_timeout)
-        # The command's stderr never holds the password (it is not an
-        # argument), so it may be shown.
-        self.assertEqual(0, proc.returncode, '%s: `openstack %s` exited '
-                         '%d: %s' % (RULE, ' '.join(args[:3]),
-                                     proc.returncode, proc.stderr[-500:]))
-        return proc.stdout
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def assert_ran(self, result, what):
+        # stderr never holds the password (it is not an argument)
+        status, _, err = result
+        self.assertEqual(0, status, '%s: `openstack %s` exited %d: %s' % (
+            RULE, what, status, err.strip()[-300:]))
 
     @decorators.idempotent_id('bdcf490f-3250-4d5c-bbb2-f892a6d65ee2')
     def test_cli_create_and_attach(self):
@@ -85,25 +86,40 @@ class AffinityCLITest(base.AffinityPolicyTest):
         with open(spec_file, 'w') as f:
             yaml.safe_dump(base.affinity_spec(servergroup={
                 'name': self.name('group'), 'policies': 'affinity'}), f)
-        policy = json.loads(self.openstack(
-            'cluster', 'policy', 'create', '--spec-file', spec_file,
-            self.name('cli-affinity'), '-f', 'json'))
+        name = self.name('cli-affinity')
+        created = self.openstack('cluster', 'policy', 'create',
+                                 '--spec-file', spec_file, name)
+        # Judge what the command made before how it printed it: the
+        # exit status is asserted last, so the rest is proven either way.
+        policy = self.policy_named(name)
+        self.assertIsNotNone(policy, '%s: no policy %s after `openstack '
+                             'cluster policy create` (exit %d: %s)' % (
+                                 RULE, name, created[0],
+                                 created[2].strip()[-300:]))
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         self.clustering.delete_policy, policy['id'])
         self.assertEqual(base.AFFINITY_TYPE + '-1.0', policy['type'], RULE)
-        self.openstack('cluster', 'policy', 'attach', '--policy',
-                       policy['id'], cluster['id'])
-        self.wait_for_binding(cluster, policy)
+        self.assert_ran(self.openstack(
+            'cluster', 'policy', 'attach', '--policy', policy['id'],
+            cluster['id']), 'cluster policy attach')
+        self.wait_for_binding(cluster)
+        self.addCleanup(self._detach_if_bound, self.clustering,
+                        cluster['id'], policy['id'])
         data = self.binding_data(cluster, policy)
         self.assertIs(False, data.get('inherited_group'), '%s: %s' % (
             RULE, data))
         group = self.groups.show_server_group(data['servergroup_id'])[
             'server_group']
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        self.groups.delete_server_group, group['id'])
         self.assertEqual(['affinity'], group['policies'], RULE)
+        self.assert_ran(created, 'cluster policy create')
 
-    def wait_for_binding(self, cluster, policy):
+    def policy_named(self, name):
+        for policy in self.clustering.list_policies():
+            if policy['name'] == name:
+                return policy
+        return None
+
+    def wait_for_binding(self, cluster):
         """The attach command returns once the action is queued."""
         for action in self._attach_actions(cluster):
             done = self.act(action['id'], 'POLICY_ATTACH')

@@ -1,7 +1,5 @@
 """Seed 002: the affinity policy's spec, validation and applicability."""
 
-import testtools
-
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
@@ -74,11 +72,12 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                       base.affinity_spec(availability_zone=zone), zone, 500)
 
     @decorators.idempotent_id('588d259c-e8e4-47da-b0ca-613fb740522e')
-    @testtools.skipUnless(CONF.service_available.heat,
-                          'no other profile type to build a cluster of: '
-                          'set [service_available] heat = true where heat '
-                          'runs (os.heat.stack-1.0 profiles)')
     def test_other_profile_type_refused(self):
+        if not CONF.conformance.senlin_heat_profiles:
+            raise self.skipException(
+                'no other profile type to build a cluster of: set '
+                '[conformance] senlin_heat_profiles = true where heat runs '
+                '(os.heat.stack-1.0 profiles)')
         profile = self.clustering.create_profile(self.name('stack'), {
             'type': OTHER_TYPE, 'version': '1.0',
             'properties': {'template': {

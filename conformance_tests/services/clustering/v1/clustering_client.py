@@ -116,15 +116,29 @@ class ClusteringClient(rest_client.RestClient):
             'clusters']
 
     def delete_cluster(self, cluster_id):
-        resp, body = self._json('DELETE', 'v1/clusters/%s' % cluster_id,
-                                None, (202,))
+        resp, body = self._while_locked(
+            'DELETE', 'v1/clusters/%s' % cluster_id, None, (202,))
         return self._action_of(resp, body)
 
     def cluster_action(self, cluster_id, action, params):
-        resp, body = self._json(
+        resp, body = self._while_locked(
             'POST', 'v1/clusters/%s/actions' % cluster_id,
             {action: params}, (202,))
         return self._action_of(resp, body)
+
+    def _while_locked(self, method, url, body, expected):
+        """Senlin refuses (409) an action on a cluster another action
+        still holds, e.g. a failed scale-out removing its node: retry
+        until the lock goes or build_timeout passes."""
+        deadline = time.monotonic() + self.build_timeout
+        while True:
+            try:
+                return self._json(method, url, body, expected)
+            except lib_exc.Conflict as e:
+                if ('locked' not in str(e.resp_body) or
+                        time.monotonic() > deadline):
+                    raise
+            time.sleep(self.build_interval)
 
     def attach_policy(self, cluster_id, policy_id):
         return self.cluster_action(cluster_id, 'policy_attach', {
