@@ -58,6 +58,19 @@ def _with_spec(profile, spec, call):
         profile.spec = kept
 
 
+# -- spec validation ---------------------------------------------------------
+@register('zone-unchecked', SERVICE,
+          targets=(CAP + 'spec-refusals',),
+          rule='an availability_zone nova does not know is refused')
+def zone_unchecked():
+    def make(original):
+        def validate(self, context, validate_props=False):
+            # the schema is still checked; the zone lookup is skipped
+            return original(self, context, validate_props=False)
+        return validate
+    _wrap('validate', make)
+
+
 # -- S1 ------------------------------------------------------------------
 @register('profile-group-ignored', SERVICE,
           targets=(CAP + 's1-inherit',),
