@@ -23,7 +23,9 @@ COMPUTE_MICROVERSION = '2.15'
 
 
 def clustering_client_for(manager):
-    """The manager's clustering client, with Tempest's settings."""
+    """The manager's clustering client, with Tempest's settings, for a
+    manager built outside a test (the cleanup's); tests use the one the
+    plugin registers (os_*.conformance_clustering_v1)."""
     params = config.service_client_config()
     return clustering_client.ClusteringClient(
         manager.auth_provider, 'clustering',
@@ -54,8 +56,10 @@ class AffinityPolicyTest(test.BaseTestCase):
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.clustering = clustering_client_for(cls.os_primary)
-        cls.admin_clustering = clustering_client_for(cls.os_admin)
+        cls.clustering = (
+            cls.os_primary.conformance_clustering_v1.ClusteringClient())
+        cls.admin_clustering = (
+            cls.os_admin.conformance_clustering_v1.ClusteringClient())
         cls.groups = cls.os_primary.server_groups_client
         cls.admin_servers = cls.os_admin.servers_client
 

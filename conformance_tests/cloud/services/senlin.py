@@ -39,8 +39,6 @@ class Senlin(base.Service):
     service_user = True
     depends_on = ('keystone', 'glance', 'nova')
     mutants_modules = ('conformance_tests.cloud.mutants.senlin',)
-    # The spec-reference profile (cloud/profiles.py) sets it.
-    settings = {'spec_reference': False}
 
     def contributions(self):
         return {'nova.computes': [(DRS_HOST, DRS_CELL)]}
