@@ -66,7 +66,8 @@ ConformanceGroup = [
                     'DRS host senlin\'s affinity policy must pick (seed '
                     '002, needs admin). Empty: the DRS tests skip.'),
     cfg.BoolOpt('senlin_heat_profiles', default=False,
-                help='Whether senlin can build clusters of os.heat.stack-1.0 '
-                     'profiles (heat runs): the affinity policy\'s '
-                     'profile-type check needs a cluster of another type.'),
+                help='Whether senlin can store os.heat.stack-1.0 profiles '
+                     '(it previews their template on heat): the affinity '
+                     'policy\'s profile-type check needs a cluster (of no '
+                     'nodes) of another type than os.nova.server.'),
 ]

@@ -1,5 +1,6 @@
 """Seed 002: the affinity policy's spec, validation and applicability."""
 
+from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
@@ -75,18 +76,24 @@ class AffinitySpecTest(base.AffinityPolicyTest):
     def test_other_profile_type_refused(self):
         if not CONF.conformance.senlin_heat_profiles:
             raise self.skipException(
-                'no other profile type to build a cluster of: set '
-                '[conformance] senlin_heat_profiles = true where heat runs '
-                '(os.heat.stack-1.0 profiles)')
+                'no cluster of another profile type can be built: set '
+                '[conformance] senlin_heat_profiles = true where senlin '
+                'can store os.heat.stack-1.0 profiles (heat runs)')
+        # A template with no resources: the cluster has no nodes, so no
+        # stack is ever made; senlin only previews it when storing it.
         profile = self.clustering.create_profile(self.name('stack'), {
             'type': OTHER_TYPE, 'version': '1.0',
             'properties': {'template': {
                 'heat_template_version': '2016-04-08'}}})
-        self.addCleanup(self.clustering.delete_profile, profile['id'])
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        self.clustering.delete_profile, profile['id'])
         cluster = self.cluster(profile)
         policy = self.policy(base.affinity_spec())
         action = self.act(self.clustering.attach_policy(
             cluster['id'], policy['id']), 'POLICY_ATTACH')
+        # a policy wrongly bound is detached before it is deleted (LIFO)
+        self.addCleanup(self._detach_if_bound, self.clustering,
+                        cluster['id'], policy['id'])
         self.assertEqual('FAILED', action['status'], '%s: attaching to a '
                          'cluster of %s-1.0 %s' % (
                              RULE_PROFILE, OTHER_TYPE, action['status']))

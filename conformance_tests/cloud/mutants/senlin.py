@@ -142,9 +142,20 @@ def mismatch_unchecked():
     _wrap('attach', make)
 
 
+# -- applicability -----------------------------------------------------------
+@register('profile-type-unchecked', SERVICE,
+          targets=(CAP + 'profile-type',),
+          rule='"Applicable Profile Types: os.nova.server-1.0": attaching to '
+               'a cluster of another profile type fails')
+def profile_type_unchecked():
+    # senlin's generic check (Policy.attach) reads the policy's
+    # PROFILE_TYPE; 'ANY' is what policies for every type declare.
+    _policy_class().PROFILE_TYPE = ['ANY']
+
+
 # -- S2 ------------------------------------------------------------------
 @register('created-group-kept', SERVICE,
-          targets=(CAP + 's2-create',),
+          targets=(CAP + 's2-create', CAP + 'cli'),
           rule='S2: detaching deletes the group the policy created')
 def created_group_kept():
     def make(original):
