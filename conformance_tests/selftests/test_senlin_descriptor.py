@@ -53,3 +53,12 @@ class SenlinDescriptorTest(testtools.TestCase):
         for r in refs:
             for cap in r.capabilities:
                 self.assertTrue(by_id[cap]['expected_fail'], cap)
+
+    def test_nova_starts_the_drs_host_apart_from_its_layout(self):
+        from conformance_tests.cloud import compute_layout
+        from conformance_tests.selftests import test_cloud_files
+        config = nova.nova_config(test_cloud_files.fake_launch_context())
+        self.assertEqual([list(h) for h in compute_layout.HOSTS],
+                         config['computes'])
+        self.assertEqual([[senlin.DRS_HOST, senlin.DRS_CELL]],
+                         config['extra_computes'])

@@ -169,12 +169,12 @@ def nova_config(ctx):
                         'nova.conf [%s] %s: contributed %r clashes with '
                         '%r' % (group, option, value, mine[option]))
                 mine[option] = value
-    # the layout's hosts, then the computes other services contribute
+    # the layout's hosts; apart, the computes other services contribute
     # (in no zone: senlin's DRS host)
-    contributed = [list(c) for cs in ctx.contributions(COMPUTES) for c in cs]
     return {'flags': flags, 'computes': [
-        list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])
-    ] + contributed}
+        list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])],
+        'extra_computes': [list(c) for cs in ctx.contributions(COMPUTES)
+                           for c in cs]}
 
 
 def zone_quota(zone_computes):
