@@ -6,6 +6,9 @@ service_option = [
     cfg.BoolOpt('placement', default=True,
                 help='Whether the placement API is expected to be '
                      'available.'),
+    cfg.BoolOpt('senlin', default=False,
+                help='Whether the clustering API (senlin) is expected to '
+                     'be available (seed 002).'),
 ]
 
 conformance_group = cfg.OptGroup(
@@ -58,4 +61,13 @@ ConformanceGroup = [
                       'is seen settled within a fraction of a second. '
                       'Tempest\'s build_interval alone is a whole number '
                       'of seconds.'),
+    cfg.StrOpt('senlin_drs_hypervisor', default='',
+               help='Hypervisor hostname (containing "drs") of the vSphere '
+                    'DRS host senlin\'s affinity policy must pick (seed '
+                    '002, needs admin). Empty: the DRS tests skip.'),
+    cfg.BoolOpt('senlin_heat_profiles', default=False,
+                help='Whether senlin can store os.heat.stack-1.0 profiles '
+                     '(it previews their template on heat): the affinity '
+                     'policy\'s profile-type check needs a cluster (of no '
+                     'nodes) of another type than os.nova.server.'),
 ]

@@ -6,6 +6,7 @@ from tempest import config
 from tempest.test_discover import plugins
 
 from conformance_tests import config as project_config
+from conformance_tests.services.clustering import v1 as clustering_services
 from conformance_tests.services import compute as compute_services
 from conformance_tests.services import placement as placement_services
 
@@ -27,6 +28,21 @@ def _service_clients(name, service_version, config_group, module):
         'client_names': module.__all__,
     }
     params.update(config.service_client_config(config_group))
+    return params
+
+
+def _clustering_clients():
+    """Tempest has no clustering config group: the catalog type is
+    senlin's, region and endpoint type Tempest's identity ones, timeouts
+    [compute]'s (a senlin action waits on nova's builds)."""
+    params = _service_clients('conformance_clustering_v1',
+                              'conformance-clustering.v1', None,
+                              clustering_services)
+    conf = config.CONF
+    params.update(service='clustering', region=conf.identity.region,
+                  endpoint_type='publicURL',
+                  build_timeout=conf.compute.build_timeout,
+                  build_interval=conf.compute.build_interval)
     return params
 
 
@@ -61,4 +77,5 @@ class ConformancePlugin(plugins.TempestPlugin):
             _service_clients('conformance_compute_v2',
                              'conformance-compute.v2', 'compute',
                              compute_services),
+            _clustering_clients(),
         ]

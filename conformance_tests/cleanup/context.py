@@ -28,7 +28,8 @@ class Context(object):
         self.fault = self.cell = None
         for attr in ('servers_client', 'server_groups_client',
                      'flavors_client', 'aggregates_client', 'quotas_client',
-                     'users_client', 'projects_client', 'placement_client'):
+                     'users_client', 'projects_client', 'placement_client',
+                     'clustering_client'):
             setattr(self, attr, None)
         for attr, value in clients.items():
             setattr(self, attr, value)
@@ -90,6 +91,9 @@ def from_conf(conf):
             manager.auth_provider, conf.placement.catalog_type,
             conf.placement.region or conf.identity.region,
             endpoint_type=conf.placement.endpoint_type)
+    if conf.service_available.senlin:
+        from conformance_tests.api.clustering import base as clustering
+        ctx.clustering_client = clustering.clustering_client_for(manager)
     ctx.fault = faults.backend(conf)
     ctx.cell = conf.conformance.cell_down_name or None
     return ctx

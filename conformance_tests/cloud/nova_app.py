@@ -106,8 +106,11 @@ class NovaCloud(object):
 
         h.start_service('conductor')
         h.start_service('scheduler')
-        # The descriptor's layout (`cloud up --computes N` grows it).
-        for host, cell in self.config.get('computes', compute_layout.HOSTS):
+        # The descriptor's layout (`cloud up --computes N` grows it), then
+        # the computes other services contribute (senlin's DRS host).
+        for host, cell in (list(self.config.get('computes',
+                                                compute_layout.HOSTS)) +
+                           list(self.config.get('extra_computes', ()))):
             h._start_compute(host, cell_name=cell)
 
     def api_app(self):

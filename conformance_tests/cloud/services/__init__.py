@@ -15,6 +15,8 @@ REGISTERED = (
     'conformance_tests.cloud.services.network_stub',
     'conformance_tests.cloud.services.nova',
     'conformance_tests.cloud.services.glance',
+    'conformance_tests.cloud.services.orchestration_stub',
+    'conformance_tests.cloud.services.senlin',
 )
 
 

@@ -9,7 +9,9 @@ Hooks nova offers the other descriptors (blazar will use both):
   ``[filter_scheduler] enabled_filters`` (and to what tempest.conf says
   nova runs with);
 - ``nova.conf``: ``{group: {option: value}}`` merged into nova's config
-  (a clash with nova's own value is an error, not a silent override).
+  (a clash with nova's own value is an error, not a silent override);
+- ``nova.computes``: ``[(host, cell)]`` fake computes started besides
+  compute_layout.HOSTS, in no zone's aggregate (senlin's DRS host).
 """
 
 import json
@@ -31,6 +33,7 @@ SCHEDULER_FILTERS_BASE = (
     'ComputeFilter', 'ComputeCapabilitiesFilter', 'ImagePropertiesFilter',
     'ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter',
     'SameHostFilter', 'DifferentHostFilter')
+COMPUTES = 'nova.computes'
 # The microversion the launcher's own set-up requests speak.
 SETUP_MICROVERSION = {'OpenStack-API-Version': 'compute 2.64'}
 
@@ -53,6 +56,7 @@ class Nova(base.Service):
         SCHEDULER_FILTERS: 'filter names appended to nova\'s '
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
+        COMPUTES: '[(host, cell)] more fake computes, in no zone',
     }
     # zone_computes: hosts in the anti-affinity zone (`cloud up
     # --computes N`, compute_layout.py); the default is today's three.
@@ -167,8 +171,12 @@ def nova_config(ctx):
                         'nova.conf [%s] %s: contributed %r clashes with '
                         '%r' % (group, option, value, mine[option]))
                 mine[option] = value
+    # the layout's hosts; apart, the computes other services contribute
+    # (in no zone: senlin's DRS host)
     return {'flags': flags, 'computes': [
-        list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])]}
+        list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])],
+        'extra_computes': [list(c) for cs in ctx.contributions(COMPUTES)
+                           for c in cs]}
 
 
 def zone_quota(zone_computes):

@@ -1,0 +1,179 @@
+"""Seed 002 through a real client: `openstack cluster policy ...`.
+
+python-senlinclient's `openstack cluster policy create --spec-file` makes
+the affinity policy from a YAML spec file and `openstack cluster policy
+attach` binds it; the binding (read with `openstack cluster policy
+binding show`) must be what S2 says, and `openstack cluster policy detach`
+must delete the group. Credentials reach the command through OS_*
+environment variables, never its command line.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import fixtures
+import yaml
+
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+
+from conformance_tests.api.clustering import base
+
+CONF = base.CONF
+RULE = ('openstack cluster policy create --spec-file and cluster policy '
+        'attach give a policy whose binding is S2\'s: a created group, '
+        'inherited_group False; detach deletes that group')
+# osc-lib >= 4's refusal of python-senlinclient 3.1's plain-function
+# formatters (the client's last line on stderr, see assert_created).
+CLIENT_FORMATTER_DEFECT = 'Invalid formatter provided.'
+
+
+def create_exit_accepted(status, stderr):
+    """`cluster policy create` ended as a working client ends (0) or as
+    python-senlinclient 3.1 under osc-lib >= 4 ends after the cloud
+    answered (1, the formatter refusal as its last line)."""
+    lines = stderr.strip().splitlines()
+    return status == 0 or (status == 1 and bool(lines) and
+                           lines[-1] == CLIENT_FORMATTER_DEFECT)
+
+
+def openstack_command():
+    configured = CONF.conformance.openstack_cli
+    if configured:
+        return configured if os.access(configured, os.X_OK) else None
+    beside = os.path.join(os.path.dirname(sys.executable), 'openstack')
+    return beside if os.access(beside, os.X_OK) else shutil.which(
+        'openstack')
+
+
+class AffinityCLITest(base.AffinityPolicyTest):
+
+    @classmethod
+    def skip_checks(cls):
+        super().skip_checks()
+        if not openstack_command():
+            raise cls.skipException(
+                'no `openstack` command: install python-openstackclient '
+                'and python-senlinclient or set [conformance] openstack_cli '
+                'to its path')
+
+    def _env(self):
+        creds = self.os_primary.credentials
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith('OS_')}
+        env.update({
+            'OS_AUTH_URL': CONF.identity.uri_v3,
+            'OS_IDENTITY_API_VERSION': '3',
+            'OS_USERNAME': creds.username,
+            'OS_PASSWORD': creds.password,
+            'OS_PROJECT_NAME': creds.project_name,
+            'OS_USER_DOMAIN_NAME': creds.user_domain_name or 'Default',
+            'OS_PROJECT_DOMAIN_NAME': creds.project_domain_name or 'Default',
+            'OS_REGION_NAME': CONF.identity.region,
+            'OS_INTERFACE': 'public',
+        })
+        if CONF.identity.disable_ssl_certificate_validation:
+            env['OS_INSECURE'] = 'true'
+        return env
+
+    def openstack(self, *args):
+        """Run `openstack ARGS`; return (exit status, stdout, stderr)."""
+        proc = subprocess.run(
+            [openstack_command()] + list(args), env=self._env(),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=CONF.compute.build_timeout)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def assert_ran(self, result, what):
+        # stderr never holds the password (it is not an argument)
+        status, _, err = result
+        self.assertEqual(0, status, '%s: `openstack %s` exited %d: %s' % (
+            RULE, what, status, err.strip()[-300:]))
+
+    @decorators.idempotent_id('bdcf490f-3250-4d5c-bbb2-f892a6d65ee2')
+    def test_cli_create_and_attach(self):
+        cluster = self.cluster(self.profile())
+        spec_file = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                                 'affinity.yaml')
+        with open(spec_file, 'w') as f:
+            yaml.safe_dump(base.affinity_spec(servergroup={
+                'name': self.name('group'), 'policies': 'affinity'}), f)
+        name = self.name('cli-affinity')
+        # removed also when the command fails half-way
+        self.addCleanup(self._delete_policies_named, name)
+        self.assert_created(self.openstack(
+            'cluster', 'policy', 'create', '--spec-file', spec_file, name))
+        policy = self.cli_policy_named(name)
+        self.assertIsNotNone(policy, '%s: `openstack cluster policy list` '
+                             'has no policy %s after `openstack cluster '
+                             'policy create`' % (RULE, name))
+        self.assertEqual(base.AFFINITY_TYPE + '-1.0', policy['type'], RULE)
+
+        self.assert_ran(self.openstack(
+            'cluster', 'policy', 'attach', '--policy', policy['id'],
+            cluster['id']), 'cluster policy attach')
+        self.addCleanup(self._detach_if_bound, self.clustering,
+                        cluster['id'], policy['id'])
+        self.wait_for(cluster, 'CLUSTER_ATTACH_POLICY')
+        binding = self.cli_json('cluster', 'policy', 'binding', 'show',
+                                '--policy', policy['id'], cluster['id'])
+        data = ((binding.get('data') or {}).get('AffinityPolicy') or {}).get(
+            'data') or {}
+        self.assertIs(False, data.get('inherited_group'), '%s: `openstack '
+                      'cluster policy binding show`: %s' % (RULE, binding))
+        group_id = data.get('servergroup_id')
+        self.assertIsNotNone(group_id, '%s: binding %s' % (RULE, binding))
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        self.groups.delete_server_group, group_id)
+        group = self.groups.show_server_group(group_id)['server_group']
+        self.assertEqual(['affinity'], group['policies'], '%s: group %s' % (
+            RULE, group))
+
+        self.assert_ran(self.openstack(
+            'cluster', 'policy', 'detach', '--policy', policy['id'],
+            cluster['id']), 'cluster policy detach')
+        self.wait_for(cluster, 'CLUSTER_DETACH_POLICY')
+        self.assertFalse(self.group_exists(group_id), '%s: group %s is '
+                         'still there after `openstack cluster policy '
+                         'detach`' % (RULE, group_id))
+
+    def assert_created(self, result):
+        """Exit 0, or python-senlinclient 3.1's own defect under osc-lib
+        >= 4 (see the guideline): its `policy create` reads the created
+        policy back from the cloud and only then fails to print it,
+        because it passes plain functions as column formatters. That exit
+        says the cloud answered both requests; any other failure fails."""
+        if not create_exit_accepted(result[0], result[2]):
+            self.assert_ran(result, 'cluster policy create')
+
+    def cli_json(self, *args):
+        result = self.openstack(*(args + ('-f', 'json')))
+        self.assert_ran(result, ' '.join(args))
+        return json.loads(result[1])
+
+    def cli_policy_named(self, name):
+        # --full-id: without it the client shortens ids with a plain
+        # function, which osc-lib >= 4 refuses as it does in create
+        for policy in self.cli_json('cluster', 'policy', 'list',
+                                    '--full-id'):
+            if policy['name'] == name:
+                return policy
+        return None
+
+    def _delete_policies_named(self, name):
+        for policy in self.clustering.list_policies():
+            if policy['name'] == name:
+                test_utils.call_and_ignore_notfound_exc(
+                    self.clustering.delete_policy, policy['id'])
+
+    def wait_for(self, cluster, kind):
+        """attach and detach return once the action is queued."""
+        actions = [a for a in self.clustering.list_actions(cluster['id'])
+                   if a['action'] == kind]
+        self.assertTrue(actions, '%s: no %s action on cluster %s' % (
+            RULE, kind, cluster['id']))
+        for action in actions:
+            self.assert_succeeded(self.act(action['id'], kind), RULE)

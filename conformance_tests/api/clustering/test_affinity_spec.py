@@ -1,0 +1,115 @@
+"""Seed 002: the affinity policy's spec, validation and applicability."""
+
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+
+from conformance_tests.api.clustering import base
+
+CONF = base.CONF
+
+RULE_DEFAULTS = ('senlin.policy.affinity-1.0 with its defaults (policies '
+                 'anti-affinity, DRS off) is a valid spec')
+RULE_REFUSED = ('a spec item outside the schema (unknown key, policies '
+                'outside the four, non-boolean enable_drs_extension, '
+                'unknown availability zone) is refused, naming the item')
+RULE_PROFILE = ('the policy applies to os.nova.server-1.0 profiles only')
+RULE_ONE = 'one affinity policy per cluster'
+OTHER_TYPE = 'os.heat.stack'
+
+# (what is wrong, property overrides, text the refusal must name)
+BAD_SPECS = (
+    ('unknown key', {'bogus': 1}, 'bogus'),
+    ('policies outside the four',
+     {'servergroup': {'policies': 'spread'}}, 'spread'),
+    ('non-boolean enable_drs_extension',
+     {'enable_drs_extension': 'maybe'}, 'maybe'),
+)
+
+
+class AffinitySpecTest(base.AffinityPolicyTest):
+
+    def _refused(self, path, spec, names, status_rule):
+        # validate takes a spec only; create needs a name too
+        status, body = self.clustering.submit_policy(
+            path, spec, name=None if path.endswith('validate') else
+            self.name('bad-affinity'))
+        if 200 <= status < 300 and path == 'v1/policies':
+            # never keep what should not have been made
+            self.addCleanup(self.clustering.delete_policy,
+                            body['policy']['id'])
+        self.assertGreaterEqual(status, 400, '%s: POST %s accepted %r' % (
+            RULE_REFUSED, path, spec['properties']))
+        self.assertLess(status, status_rule, '%s: POST %s of %r answered '
+                        '%d' % (RULE_REFUSED, path, spec['properties'],
+                                status))
+        self.assertIn(names, str(body), '%s: the refusal of %r does not '
+                      'name %r: %s' % (RULE_REFUSED, spec['properties'],
+                                       names, body))
+
+    @decorators.idempotent_id('8b601b16-4013-4df4-975a-da8b7dfaafed')
+    def test_defaults_accepted(self):
+        spec = base.affinity_spec()
+        validated = self.clustering.validate_policy(spec)
+        self.assertEqual(base.AFFINITY_TYPE + '-1.0', validated['type'],
+                         RULE_DEFAULTS)
+        policy = self.policy(spec)
+        self.assertEqual(base.AFFINITY_TYPE + '-1.0', policy['type'],
+                         RULE_DEFAULTS)
+
+    @decorators.idempotent_id('c8e81255-25ac-4cdc-a574-b6d3d388b589')
+    def test_bad_items_refused(self):
+        # 5xx is counted as a refusal (an observation, see the guideline):
+        # senlin reports schema errors through its 500 path.
+        for path in ('v1/policies/validate', 'v1/policies'):
+            for what, props, names in BAD_SPECS:
+                with self.subTest(path=path, what=what):
+                    self._refused(path, base.affinity_spec(**props), names,
+                                  600)
+
+    @decorators.idempotent_id('731e64a3-39fd-41e5-9fb2-2b12f326af24')
+    def test_unknown_zone_refused(self):
+        zone = self.name('no-such-zone')
+        self._refused('v1/policies',
+                      base.affinity_spec(availability_zone=zone), zone, 500)
+
+    @decorators.idempotent_id('588d259c-e8e4-47da-b0ca-613fb740522e')
+    def test_other_profile_type_refused(self):
+        if not CONF.conformance.senlin_heat_profiles:
+            raise self.skipException(
+                'no cluster of another profile type can be built: set '
+                '[conformance] senlin_heat_profiles = true where senlin '
+                'can store os.heat.stack-1.0 profiles (heat runs)')
+        # A template with no resources: the cluster has no nodes, so no
+        # stack is ever made; senlin only previews it when storing it.
+        profile = self.clustering.create_profile(self.name('stack'), {
+            'type': OTHER_TYPE, 'version': '1.0',
+            'properties': {'template': {
+                'heat_template_version': '2016-04-08'}}})
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        self.clustering.delete_profile, profile['id'])
+        cluster = self.cluster(profile)
+        policy = self.policy(base.affinity_spec())
+        action = self.act(self.clustering.attach_policy(
+            cluster['id'], policy['id']), 'POLICY_ATTACH')
+        # a policy wrongly bound is detached before it is deleted (LIFO)
+        self.addCleanup(self._detach_if_bound, self.clustering,
+                        cluster['id'], policy['id'])
+        self.assertEqual('FAILED', action['status'], '%s: attaching to a '
+                         'cluster of %s-1.0 %s' % (
+                             RULE_PROFILE, OTHER_TYPE, action['status']))
+        self.assertIn(OTHER_TYPE, action['status_reason'] or '',
+                      RULE_PROFILE)
+
+    @decorators.idempotent_id('b46540ea-eea0-4182-8880-9dd13795032f')
+    def test_second_affinity_policy_refused(self):
+        cluster = self.cluster(self.profile())
+        first = self.policy(base.affinity_spec(
+            servergroup={'name': self.name('group')}))
+        self.attach(cluster, first, RULE_ONE)
+        second = self.policy(base.affinity_spec(
+            servergroup={'name': self.name('group')}))
+        action = self.act(self.clustering.attach_policy(
+            cluster['id'], second['id']), 'POLICY_ATTACH')
+        self.assertEqual('FAILED', action['status'], '%s: a second affinity '
+                         'policy attached: %s' % (RULE_ONE,
+                                                  action['status']))

@@ -1,0 +1,57 @@
+"""Senlin: clusters (with their nodes and servers), policies, profiles.
+
+Everything seed 002 makes in senlin carries the run's prefix, so a
+senlin object is the run's only by name. Order matters to senlin: a
+cluster's policies are detached and the cluster deleted (senlin deletes
+its nodes' servers) before the policies and profiles it used can go.
+The server groups senlin made for a policy are named by the policy and
+go with nova's server groups.
+"""
+
+from conformance_tests.cleanup import kinds
+
+
+def _named(ctx, records):
+    return [kinds.Item(r['id'], '%s (%s)' % (r['name'], r['id']), r)
+            for r in records if ctx.names.made(r.get('name'))]
+
+
+class Clusters(kinds.Kind):
+    singular, plural = 'cluster', 'clusters'
+
+    def find(self, ctx):
+        return _named(ctx, ctx.clustering_client.list_clusters(
+            global_project=True))
+
+    def remove_one(self, ctx, item):
+        client = ctx.clustering_client
+        for binding in client.list_bindings(item.id):
+            client.wait_for_action(client.detach_policy(
+                item.id, binding['policy_id']), 'POLICY_DETACH')
+        done = client.wait_for_action(client.delete_cluster(item.id),
+                                      'CLUSTER_DELETE')
+        if done['status'] != 'SUCCEEDED':
+            raise RuntimeError('CLUSTER_DELETE %s: %s' % (
+                done['status'], done.get('status_reason')))
+
+
+class Policies(kinds.Kind):
+    singular, plural = 'clustering policy', 'clustering policies'
+
+    def find(self, ctx):
+        return _named(ctx, ctx.clustering_client.list_policies(
+            global_project=True))
+
+    def remove_one(self, ctx, item):
+        ctx.clustering_client.delete_policy(item.id)
+
+
+class Profiles(kinds.Kind):
+    singular, plural = 'clustering profile', 'clustering profiles'
+
+    def find(self, ctx):
+        return _named(ctx, ctx.clustering_client.list_profiles(
+            global_project=True))
+
+    def remove_one(self, ctx, item):
+        ctx.clustering_client.delete_profile(item.id)

@@ -1,0 +1,108 @@
+"""senlin: the clustering service (seed 002), real senlin 16 from PyPI.
+
+Senlin's API, conductor and engine run in one OS process of their own
+(senlin is an eventlet program and uses oslo.config's global CONF, so it
+shares a process with nobody), talking over oslo.messaging's fake
+transport. Its database is in-memory SQLite: senlin's engine writes from
+many green threads at once, which file SQLite answers with "database is
+locked". It reaches keystone (trusts), glance (image checks) and nova
+(servers, server groups, hypervisors) over HTTP through the catalog, as
+on any cloud.
+
+It contributes one compute to nova: a host whose hypervisor hostname
+contains ``drs``, for the affinity policy's vSphere DRS extension. The
+host is in no aggregate (so in nova's default zone, never in seed 000's
+or 001's zones) and its name goes to tempest.conf as
+``[conformance] senlin_drs_hypervisor``.
+"""
+
+import os
+import sys
+
+from conformance_tests.cloud import service_configs
+from conformance_tests.cloud.services import base
+
+# A fake compute named so: the DRS extension looks for "drs" in the
+# hypervisor hostname, which nova's fake driver takes from the host name.
+DRS_HOST = 'vsphere-drs-1'
+DRS_CELL = 'cell1'
+# Seconds senlin waits for a server to go ACTIVE: nova's fake driver
+# builds in well under that even on a loaded 2-core machine.
+NOVA_TIMEOUT = 120
+
+
+class Senlin(base.Service):
+    name = 'senlin'
+    process = 'senlin'
+    distribution = 'senlin'
+    catalog = (base.CatalogEntry('clustering', base.API, '/'),)
+    service_user = True
+    depends_on = ('keystone', 'glance', 'nova')
+    mutants_modules = ('conformance_tests.cloud.mutants.senlin',)
+
+    def contributions(self):
+        return {'nova.computes': [(DRS_HOST, DRS_CELL)]}
+
+    # -- launcher side ---------------------------------------------------
+    def write_config(self, ctx):
+        return senlin_conf(ctx.service_dir, ctx.identity_uri,
+                           ctx.service_user(self.name), ctx.region)
+
+    def tempest_conf(self, ctx):
+        return {'service_available': {'senlin': 'true'},
+                'conformance': {'senlin_drs_hypervisor': DRS_HOST}}
+
+    # -- service-process side ----------------------------------------------
+    def prepare_process(self, proc):
+        # Senlin is written for eventlet: its engine runs every action in
+        # a green thread. Patch before anything imports socket/threading.
+        import eventlet
+        eventlet.monkey_patch()
+        # serve.py imported socketserver before this patch, and
+        # socketserver picked its selector class then: a real poll()
+        # that would block every green thread while the server waits.
+        # Point it at the (now green) selectors module's class.
+        import selectors
+        import socketserver
+        socketserver._ServerSelector = selectors.SelectSelector
+        from conformance_tests.cloud import senlin_compat
+        senlin_compat.apply()
+
+    def build(self, proc):
+        from conformance_tests.cloud import senlin_app
+        return {base.API: senlin_app.build(proc, self.name)}
+
+
+def senlin_conf(workdir, identity_uri, user, region):
+    return service_configs.write_ini(
+        os.path.join(workdir, 'senlin', 'senlin.conf'), {
+            'DEFAULT': {
+                'log_file': os.path.join(workdir, 'senlin.log'),
+                'debug': False,
+                'transport_url': 'fake://',
+                'default_region_name': region,
+                'default_nova_timeout': NOVA_TIMEOUT,
+                'host': 'embedded-senlin',
+                # the API serves requests one at a time (wsgi_server.py):
+                # keep the engine's batches small as well
+                'max_actions_per_batch': 0,
+            },
+            'database': {'connection': 'sqlite://'},
+            'senlin_api': {'api_paste_config': os.path.join(
+                sys.prefix, 'etc', 'senlin', 'api-paste.ini')},
+            'authentication': {
+                'auth_url': identity_uri,
+                'service_username': user['username'],
+                'service_password': user['password'],
+                'service_project_name': service_configs.SERVICE_PROJECT,
+                'service_user_domain': service_configs.DOMAIN,
+                'service_project_domain': service_configs.DOMAIN,
+                'interface': 'public',
+            },
+            'keystone_authtoken': service_configs.authtoken_section(
+                identity_uri, user),
+            'oslo_messaging_notifications': {'driver': 'noop'},
+        })
+
+
+SERVICE = Senlin()

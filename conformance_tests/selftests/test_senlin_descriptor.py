@@ -1,0 +1,64 @@
+"""cloud/services/senlin.py and mutants/senlin.py, no service started:
+senlin's config, the DRS compute it gives nova, and the registered
+mutants and references naming seed-002 capabilities."""
+
+import configparser
+import os
+
+import fixtures
+import testtools
+
+from conformance_tests.cloud import mutants
+from conformance_tests.cloud.services import nova
+from conformance_tests.cloud.services import senlin
+from conformance_tests.report import guidelines
+
+USER = {'username': 'senlin', 'password': 'not-a-real-one'}
+
+
+class SenlinDescriptorTest(testtools.TestCase):
+
+    def test_config(self):
+        workdir = self.useFixture(fixtures.TempDir()).path
+        path = senlin.senlin_conf(workdir, 'http://127.0.0.1:1/v3', USER,
+                                  'RegionOne')
+        conf = configparser.ConfigParser(interpolation=None)
+        conf.read(path)
+        # every RPC in the one process; the schema in memory
+        self.assertEqual('fake://', conf['DEFAULT']['transport_url'])
+        self.assertEqual('sqlite://', conf['database']['connection'])
+        self.assertEqual(USER['username'],
+                         conf['authentication']['service_username'])
+        self.assertEqual(0o600, os.stat(path).st_mode & 0o777)
+
+    def test_drs_host_outside_the_seed_zones(self):
+        from conformance_tests.cloud import compute_layout
+        host, cell = senlin.SERVICE.contributions()[nova.COMPUTES][0]
+        self.assertIn('drs', host)
+        zoned = {h for hosts in compute_layout.ZONES.values()
+                 for h in hosts}
+        self.assertNotIn(host, zoned)
+        self.assertNotIn(host, dict(compute_layout.HOSTS))
+
+    def test_mutants_and_references_name_seed_002_capabilities(self):
+        known = {c['id'] for c in guidelines.load_all()}
+        mine = [m for m in mutants.all_mutants() if m.service == 'senlin']
+        self.assertGreaterEqual(len(mine), 7)
+        for m in mine:
+            self.assertTrue(set(m.targets) <= known, m.name)
+        refs = [r for r in mutants.all_references()
+                if r.service == 'senlin']
+        self.assertTrue(refs)
+        by_id = {c['id']: c for c in guidelines.load_all()}
+        for r in refs:
+            for cap in r.capabilities:
+                self.assertTrue(by_id[cap]['expected_fail'], cap)
+
+    def test_nova_starts_the_drs_host_apart_from_its_layout(self):
+        from conformance_tests.cloud import compute_layout
+        from conformance_tests.selftests import test_cloud_files
+        config = nova.nova_config(test_cloud_files.fake_launch_context())
+        self.assertEqual([list(h) for h in compute_layout.HOSTS],
+                         config['computes'])
+        self.assertEqual([[senlin.DRS_HOST, senlin.DRS_CELL]],
+                         config['extra_computes'])
