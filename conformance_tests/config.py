@@ -6,6 +6,11 @@ service_option = [
     cfg.BoolOpt('placement', default=True,
                 help='Whether the placement API is expected to be '
                      'available.'),
+    cfg.BoolOpt('blazar', default=False,
+                help='Whether the reservation API (blazar, with '
+                     'blazar-nova\'s '
+                     'BlazarFilter in nova\'s scheduler) is expected to be '
+                     'available (seed 004).'),
 ]
 
 conformance_group = cfg.OptGroup(
@@ -58,4 +63,14 @@ ConformanceGroup = [
                       'is seen settled within a fraction of a second. '
                       'Tempest\'s build_interval alone is a whole number '
                       'of seconds.'),
+    cfg.ListOpt('preemptible_hosts', default=[],
+                help='Compute hosts (nova service host names) the '
+                     'preemptible-instance tests (seed 004) may use as '
+                     'blazar freepool hosts: they enrol each one in blazar '
+                     'unless it is already, reserve them in host leases, '
+                     'and give back what they enrolled. At least two. '
+                     'Empty: those tests skip.'),
+    cfg.StrOpt('blazar_freepool', default='freepool',
+               help='Name of blazar\'s freepool aggregate ([nova] '
+                    'aggregate_freepool_name in blazar.conf).'),
 ]

@@ -16,6 +16,7 @@ other services' hooks included; this module only applies it.
 """
 
 import functools
+import importlib
 import json
 import os
 import sys
@@ -85,6 +86,8 @@ class NovaCloud(object):
         h.useFixture(nova_fixtures.RealPolicyFixture())
         conf = nova_conf.CONF
         from keystonemiddleware import auth_token  # noqa: F401
+        for module in self.config.get('imports', ()):
+            importlib.import_module(module)
         for group, options in self.config['flags'].items():
             if 'auth_type' in options:
                 _register_password_auth_opts(conf, group)
@@ -95,7 +98,8 @@ class NovaCloud(object):
 
         h.start_service('conductor')
         h.start_service('scheduler')
-        for host, cell in compute_layout.HOSTS:
+        for host, cell in (tuple(compute_layout.HOSTS) + tuple(
+                tuple(c) for c in self.config.get('extra_computes', ()))):
             h._start_compute(host, cell_name=cell)
 
     def api_app(self):

@@ -15,6 +15,7 @@ REGISTERED = (
     'conformance_tests.cloud.services.network_stub',
     'conformance_tests.cloud.services.nova',
     'conformance_tests.cloud.services.glance',
+    'conformance_tests.cloud.services.blazar',
 )
 
 

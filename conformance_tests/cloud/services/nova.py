@@ -9,7 +9,11 @@ Hooks nova offers the other descriptors (blazar will use both):
   ``[filter_scheduler] enabled_filters`` (and to what tempest.conf says
   nova runs with);
 - ``nova.conf``: ``{group: {option: value}}`` merged into nova's config
-  (a clash with nova's own value is an error, not a silent override).
+  (a clash with nova's own value is an error, not a silent override);
+- ``nova.imports``: modules imported in nova's process before its config
+  is applied (a scheduler filter registering its own options);
+- ``nova.extra_computes``: ``(host, cell)`` fake computes started beside
+  compute_layout.HOSTS, in no zone (hosts a service manages itself).
 """
 
 import json
@@ -31,6 +35,8 @@ SCHEDULER_FILTERS_BASE = (
     'ComputeFilter', 'ComputeCapabilitiesFilter', 'ImagePropertiesFilter',
     'ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter',
     'SameHostFilter', 'DifferentHostFilter')
+NOVA_IMPORTS = 'nova.imports'
+EXTRA_COMPUTES = 'nova.extra_computes'
 # The microversion the launcher's own set-up requests speak.
 SETUP_MICROVERSION = {'OpenStack-API-Version': 'compute 2.64'}
 
@@ -51,6 +57,8 @@ class Nova(base.Service):
         SCHEDULER_FILTERS: 'filter names appended to nova\'s '
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
+        NOVA_IMPORTS: 'modules imported before nova\'s config is applied',
+        EXTRA_COMPUTES: '(host, cell) fake computes in no zone',
     }
     settings = {'count_usage_from_placement': True}
 
@@ -157,7 +165,11 @@ def nova_config(ctx):
                         'nova.conf [%s] %s: contributed %r clashes with '
                         '%r' % (group, option, value, mine[option]))
                 mine[option] = value
-    return {'flags': flags}
+    return {'flags': flags,
+            'imports': [m for ms in ctx.contributions(NOVA_IMPORTS)
+                        for m in ms],
+            'extra_computes': [list(c) for cs in ctx.contributions(
+                EXTRA_COMPUTES) for c in cs]}
 
 
 def scheduler_filters(ctx):

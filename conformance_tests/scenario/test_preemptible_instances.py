@@ -1,0 +1,333 @@
+"""Seed 004: Blazar preemptible instances.
+
+A server is preemptible when its flavor has ``blazar:preemptible=true``
+(the spec's third identification method, the one blazar-nova's
+BlazarFilter implements). The spec's rules checked here:
+- preemptibles start only on freepool hosts, never on unmanaged or reserved
+  hosts; regular servers never start in the freepool;
+- before a host lease is active, the preemptibles on its host are
+  terminated (and only those), softly first;
+- when the lease ends the host returns to the freepool;
+- preemptibles count toward quota like regular servers.
+
+The hosts used are [conformance] preemptible_hosts (at least two); the
+suite enrols any that blazar does not manage yet and gives back what it
+enrolled. Tests that start leases or fill the freepool are disruptive:
+they run only with [conformance] allow_disruption and hold the cloud
+alone.
+"""
+
+import time
+
+from oslo_utils import timeutils
+from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+
+from conformance_tests.scenario import base
+from conformance_tests.services.reservation import leases
+from conformance_tests.services.reservation import v1 as reservation
+
+CONF = config.CONF
+# 2.74: an admin may name the host a server must go to, and the scheduler
+# still runs its filters (the BlazarFilter) for that host.
+MICROVERSION = '2.74'
+PREEMPTIBLE = 'blazar:preemptible'
+NO_VALID_HOST = 'No valid host'
+
+
+def skip_reason(conf):
+    if not conf.service_available.blazar:
+        return ('blazar is not available: set [service_available] blazar '
+                '= true to run the seed-004 tests')
+    if len(conf.conformance.preemptible_hosts) < 2:
+        return ('set [conformance] preemptible_hosts to at least two compute '
+                'hosts the seed-004 tests may put in blazar\'s freepool')
+    return None
+
+
+class PreemptibleTest(base.ComputeScenarioTest):
+    compute_microversion = MICROVERSION
+
+    @classmethod
+    def skip_checks(cls):
+        super().skip_checks()
+        reason = skip_reason(CONF)
+        if reason:
+            raise cls.skipException(reason)
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        cls.leases = reservation.base.for_manager(
+            reservation.LeasesClient, cls.os_primary, CONF)
+        cls.hosts = reservation.base.for_manager(
+            reservation.HostsClient, cls.os_admin, CONF)
+        cls.flavors = cls.os_admin.flavors_client
+        cls.aggregates = cls.os_admin.aggregates_client
+
+    @classmethod
+    def resource_setup(cls):
+        super().resource_setup()
+        cls.pool_hosts = list(CONF.conformance.preemptible_hosts)
+        cls._enrol(cls.pool_hosts)
+        cls.preemptible_flavor = cls._flavor('preemptible', preemptible=True)
+        cls.regular_flavor = cls._flavor('regular', preemptible=False)
+
+    @classmethod
+    def _enrol(cls, names):
+        """Enrol each host blazar does not manage yet; give it back at the
+        end of the class (also when a test failed)."""
+        known = {h['hypervisor_hostname']
+                 for h in cls.hosts.list_hosts()['hosts']}
+        for name in names:
+            if name in known:
+                continue
+            host = cls.hosts.create_host(name=name)['host']
+            cls.addClassResourceCleanup(
+                test_utils.call_and_ignore_notfound_exc,
+                cls.hosts.delete_host, host['id'])
+
+    @classmethod
+    def _flavor(cls, what, preemptible, ram=64):
+        flavor = cls.flavors.create_flavor(
+            name=data_utils.rand_name(
+                prefix=CONF.conformance.resource_prefix, name=what),
+            ram=ram, vcpus=1, disk=1)['flavor']
+        cls.addClassResourceCleanup(
+            test_utils.call_and_ignore_notfound_exc,
+            cls.flavors.delete_flavor, flavor['id'])
+        if preemptible:
+            cls.flavors.set_flavor_extra_spec(
+                flavor['id'], **{PREEMPTIBLE: 'true'})
+        return flavor['id']
+
+    # -- helpers ---------------------------------------------------------
+    def host_of(self, server_id):
+        server = self.settle(server_id)
+        return server['status'], server.get('OS-EXT-SRV-ATTR:host')
+
+    def boot_on(self, host, flavor):
+        """An admin boot asking for ``host``; the filters still decide."""
+        return self.boot(servers_client=self.admin_servers, flavor=flavor,
+                         host=host)
+
+    def assert_refused(self, server_id, rule):
+        server = self.settle(server_id)
+        self.assertEqual(
+            'ERROR', server['status'],
+            '%s: server %s is %s on %s' % (
+                rule, server_id, server['status'],
+                server.get('OS-EXT-SRV-ATTR:host')))
+        self.assertIn(NO_VALID_HOST, server.get('fault', {}).get(
+            'message', ''), '%s: server %s failed for another reason: %s' % (
+                rule, server_id, server.get('fault')))
+
+    def unmanaged_hosts(self):
+        services = self.os_admin.services_client.list_services(
+            binary='nova-compute')['services']
+        return sorted(s['host'] for s in services
+                      if s['host'] not in self.pool_hosts
+                      and s['state'] == 'up' and s['status'] == 'enabled')
+
+    def freepool_hosts(self):
+        for agg in self.aggregates.list_aggregates()['aggregates']:
+            if agg['name'] == CONF.conformance.blazar_freepool:
+                return set(agg['hosts'])
+        self.fail('no aggregate %s: blazar\'s freepool is missing' % (
+            CONF.conformance.blazar_freepool))
+
+    def lease_host(self, host):
+        body = leases.host_lease(
+            data_utils.rand_name(prefix=CONF.conformance.resource_prefix,
+                                 name='lease'),
+            host, timeutils.utcnow())
+        lease = self.leases.create_lease(**body)['lease']
+        self.addCleanup(self.end_lease, lease['id'])
+        return lease
+
+    def end_lease(self, lease_id):
+        test_utils.call_and_ignore_notfound_exc(
+            self.leases.delete_lease, lease_id)
+        self.wait_for('lease %s to be gone' % lease_id,
+                      lambda: self._lease_gone(lease_id))
+
+    def _lease_gone(self, lease_id):
+        try:
+            self.leases.show_lease(lease_id)
+        except lib_exc.NotFound:
+            return True
+        return False
+
+    def wait_lease_stable(self, lease_id):
+        """Wait until the lease left its transitional states (STARTING...);
+        return it with the seconds this took."""
+        started = time.monotonic()
+        found = {}
+
+        def stable():
+            found['lease'] = self.leases.show_lease(lease_id)['lease']
+            return found['lease']['status'] in (
+                leases.ACTIVE, leases.ERROR, leases.TERMINATED)
+
+        self.wait_for('lease %s to start' % lease_id, stable)
+        return found['lease'], time.monotonic() - started
+
+    def assert_active(self, lease, rule):
+        self.assertEqual(
+            leases.ACTIVE, lease['status'],
+            '%s: lease %s is %s, not ACTIVE' % (
+                rule, lease['id'], lease['status']))
+
+
+class PreemptibleSchedulingTest(PreemptibleTest):
+    """Where preemptible and regular servers may start."""
+
+    @decorators.idempotent_id('7f51b2a3-e276-4df0-b53b-61a6345d3267')
+    def test_preemptible_only_on_freepool_hosts(self):
+        rule = ('spec: preemptible instances start on freepool hosts and '
+                'only there, never on hosts blazar does not manage')
+        unmanaged = self.unmanaged_hosts()
+        self.assertTrue(unmanaged, 'no unmanaged compute host to check')
+        refused = self.boot_on(unmanaged[0], self.preemptible_flavor)
+        allowed = self.boot_on(self.pool_hosts[0], self.preemptible_flavor)
+        free = [self.boot(flavor=self.preemptible_flavor) for _ in range(2)]
+        self.assert_refused(refused, rule + ' (asked for %s)' % unmanaged[0])
+        for server_id in [allowed] + free:
+            status, host = self.host_of(server_id)
+            self.assertEqual('ACTIVE', status,
+                             '%s: server %s is %s' % (rule, server_id,
+                                                      status))
+            self.assertIn(host, self.pool_hosts,
+                          '%s: preemptible %s started on %s' % (
+                              rule, server_id, host))
+
+    @decorators.idempotent_id('f5d55043-c573-4752-9971-c8f23f01e1e1')
+    def test_regular_never_on_freepool_hosts(self):
+        rule = ('spec: regular instances (not in a reservation) are not '
+                'allowed to run on freepool hosts')
+        refused = self.boot_on(self.pool_hosts[0], self.regular_flavor)
+        free = [self.boot(flavor=self.regular_flavor) for _ in range(2)]
+        self.assert_refused(refused, rule + ' (asked for %s)' % (
+            self.pool_hosts[0]))
+        for server_id in free:
+            status, host = self.host_of(server_id)
+            self.assertEqual('ACTIVE', status,
+                             '%s: server %s is %s' % (rule, server_id,
+                                                      status))
+            self.assertNotIn(host, self.pool_hosts,
+                             '%s: regular server %s started on %s' % (
+                                 rule, server_id, host))
+
+
+class PreemptibleQuotaTest(PreemptibleTest):
+
+    @decorators.idempotent_id('445ded67-1f01-4bda-886b-4246d20a5914')
+    def test_preemptibles_count_toward_quota(self):
+        rule = ('spec: preemptible instances count toward the instances '
+                'quota like regular instances')
+        quotas = self.os_admin.quotas_client
+        project = self.servers.tenant_id
+        quotas.update_quota_set(project, instances=1)
+        self.addCleanup(quotas.delete_quota_set, project)
+        preemptible = self.boot(flavor=self.preemptible_flavor)
+        self.assertEqual('ACTIVE', self.host_of(preemptible)[0])
+        try:
+            regular = self.boot(flavor=self.regular_flavor)
+        except lib_exc.Forbidden:
+            pass
+        else:
+            self.fail('%s: a regular boot was accepted (server %s) while a '
+                      'preemptible used the quota of 1 instance' % (
+                          rule, regular))
+        self.delete_server(preemptible)
+        regular = self.boot(flavor=self.regular_flavor)
+        self.assertEqual('ACTIVE', self.host_of(regular)[0],
+                         '%s: freeing the preemptible did not free the '
+                         'quota' % rule)
+
+
+class PreemptibleLeaseTest(PreemptibleTest):
+    """Host leases over freepool hosts: eviction, reserved boots, the end."""
+
+    disruptive = True
+
+    @decorators.idempotent_id('0177fe64-1503-4926-b6e4-8d15002c2563')
+    def test_reserved_host_refuses_preemptibles_until_lease_ends(self):
+        rule = ('spec: preemptibles never start on a host of a reservation; '
+                'when the lease ends the host is back in the freepool')
+        host = self.pool_hosts[0]
+        lease = self.lease_host(host)
+        lease, took = self.wait_lease_stable(lease['id'])
+        self.assert_active(lease, rule)
+        self.assertNotIn(host, self.freepool_hosts(),
+                         '%s: %s still in the freepool' % (rule, host))
+        refused = self.boot_on(host, self.preemptible_flavor)
+        reserved = self.boot(flavor=self.regular_flavor, scheduler_hints={
+            'reservation': leases.reservation_id(lease)})
+        self.assert_refused(refused, rule + ' (asked for %s)' % host)
+        status, on = self.host_of(reserved)
+        self.assertEqual((
+            'ACTIVE', host), (status, on),
+            'spec: the reservation owner\'s boot lands on the reserved host')
+        self.delete_server(reserved)
+        self.end_lease(lease['id'])
+        self.assertIn(host, self.freepool_hosts(),
+                      '%s: %s not back in the freepool' % (rule, host))
+        again = self.boot_on(host, self.preemptible_flavor)
+        self.assertEqual(('ACTIVE', host), self.host_of(again),
+                         '%s: no preemptible starts on %s after the lease' % (
+                             rule, host))
+
+    @decorators.idempotent_id('5579c8b8-4017-49bd-80dd-e3685dab1c25')
+    def test_lease_start_terminates_preemptibles_of_its_host(self):
+        rule = ('spec: before a lease becomes active, the preemptible '
+                'instances on its hosts are terminated')
+        host, other = self.pool_hosts[:2]
+        evicted = self.boot_on(host, self.preemptible_flavor)
+        kept = self.boot_on(other, self.preemptible_flavor)
+        for server_id, where in ((evicted, host), (kept, other)):
+            self.assertEqual(('ACTIVE', where), self.host_of(server_id))
+        lease = self.lease_host(host)
+        lease, took = self.wait_lease_stable(lease['id'])
+        self.assert_active(lease, rule)
+        self.wait_for('preemptible %s to be gone' % evicted,
+                      lambda: self._server_gone(evicted))
+        self.assertEqual(('ACTIVE', other), self.host_of(kept),
+                         'spec: preemptibles on other freepool hosts are '
+                         'untouched')
+        reserved = self.boot(flavor=self.regular_flavor, scheduler_hints={
+            'reservation': leases.reservation_id(lease)})
+        self.assertEqual(('ACTIVE', host), self.host_of(reserved),
+                         'spec: the reservation owner\'s boot lands on the '
+                         'freed host')
+
+    def _server_gone(self, server_id):
+        try:
+            self.admin_servers.show_server(server_id)
+        except lib_exc.NotFound:
+            return True
+        return False
+
+    @decorators.idempotent_id('bf93168d-5511-4523-8552-e8ac6671d542')
+    def test_eviction_is_a_soft_shutdown_then_a_delete(self):
+        rule = ('spec: a preemptible is first shut down softly, then '
+                'deleted after [preemptible] graceful_shutdown_time')
+        host = self.pool_hosts[0]
+        evicted = self.boot_on(host, self.preemptible_flavor)
+        self.assertEqual(('ACTIVE', host), self.host_of(evicted))
+        lease = self.lease_host(host)
+        self.wait_lease_stable(lease['id'])
+        self.wait_for('preemptible %s to be gone' % evicted,
+                      lambda: self._server_gone(evicted))
+        actions = [a['action'] for a in sorted(
+            self.os_admin.servers_client.list_instance_actions(
+                evicted)['instanceActions'], key=lambda a: a['start_time'])]
+        self.assertIn('stop', actions,
+                      '%s: no soft shutdown of %s before its deletion '
+                      '(actions: %s)' % (rule, evicted, ', '.join(actions)))
+        self.assertLess(actions.index('stop'), actions.index('delete'),
+                        '%s: %s deleted before its soft shutdown' % (
+                            rule, evicted))
