@@ -1,0 +1,183 @@
+"""Seed 004 (Blazar preemptible instances): mutants and spec references.
+
+Mutants of blazar-nova's BlazarFilter run in nova's process (service
+``nova``); mutants and references of blazar's host plugin run in blazar's
+process (service ``blazar``). Each patches real upstream code at the
+narrowest point that breaks, or (a reference) mends, one spec rule.
+"""
+
+import time
+
+from conformance_tests.cloud.mutants import reference
+from conformance_tests.cloud.mutants import register
+
+FREEPOOL_ONLY = 'reservation.preemptible.freepool-only'
+REGULAR_OUTSIDE = 'reservation.preemptible.regular-outside-freepool'
+RESERVED_HOST = 'reservation.lease.reserved-host'
+EVICTS = 'reservation.lease.evicts-preemptibles'
+GRACEFUL = 'reservation.lease.graceful-termination'
+
+# What the spec-reference patch waits for, at most (seconds): nova's fake
+# driver stops and deletes in well under a second.
+GRACEFUL_SHUTDOWN_TIME = 10
+GONE_TIMEOUT = 60
+
+
+def _filter_class():
+    from blazarnova.scheduler.filters import blazar_filter
+    return blazar_filter
+
+
+def _patch_host_passes(decide):
+    """Replace BlazarFilter.host_passes by ``decide(original, self, host,
+    spec, preemptible, pools)``."""
+    module = _filter_class()
+    original = module.BlazarFilter.host_passes
+
+    def host_passes(self, host_state, spec_obj):
+        from oslo_utils import strutils
+        extra = spec_obj.flavor.extra_specs
+        preemptible = strutils.bool_from_string(
+            extra.get(module.FLAVOR_PREEMPTIBLE, False))
+        hinted = spec_obj.get_scheduler_hint('reservation')
+        if hinted or module.FLAVOR_EXTRA_SPEC in extra:
+            return original(self, host_state, spec_obj)
+        return decide(original, self, host_state, spec_obj, preemptible,
+                      self.fetch_blazar_pools(host_state))
+
+    module.BlazarFilter.host_passes = host_passes
+
+
+@register('blazar-preemptible-anywhere', 'nova', (FREEPOOL_ONLY,),
+          'preemptible instances must not run on hosts not managed by '
+          'Blazar')
+def preemptible_anywhere():
+    def decide(original, self, host, spec, preemptible, pools):
+        if preemptible and not pools:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-regular-in-freepool', 'nova', (REGULAR_OUTSIDE,),
+          'regular instances are not allowed to run on freepool hosts')
+def regular_in_freepool():
+    def decide(original, self, host, spec, preemptible, pools):
+        if not preemptible:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-wrong-property', 'nova', (FREEPOOL_ONLY,),
+          'a preemptible request is identified by the flavor property '
+          'blazar:preemptible=true')
+def wrong_property():
+    module = _filter_class()
+    module.FLAVOR_PREEMPTIBLE = 'preemptible'
+
+
+@register('blazar-preemptible-on-reserved', 'nova', (RESERVED_HOST,),
+          'preemptible instances must not run on hosts belonging to a '
+          'reservation')
+def preemptible_on_reserved():
+    def decide(original, self, host, spec, preemptible, pools):
+        if preemptible and pools:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+def _pool_class():
+    from blazar.utils.openstack import nova
+    return nova.ReservationPool
+
+
+@register('blazar-host-stays-in-freepool', 'blazar', (RESERVED_HOST,),
+          'at lease start the allocated host leaves the freepool')
+def host_stays_in_freepool():
+    pool = _pool_class()
+    original = pool.add_computehost
+
+    def add_computehost(self, pool_id, hosts, stay_in=False):
+        return original(self, pool_id, hosts, stay_in=True)
+
+    pool.add_computehost = add_computehost
+
+
+@register('blazar-lease-end-keeps-host', 'blazar', (RESERVED_HOST,),
+          'when the lease ends the host is back in the freepool')
+def lease_end_keeps_host():
+    pool = _pool_class()
+    original = pool.delete
+
+    def delete(self, name, force=True):
+        hosts = self.get_computehosts(name)
+        original(self, name, force=force)
+        for host in hosts:
+            self.remove_computehost(self.freepool_name, host)
+
+    pool.delete = delete
+
+
+@register('blazar-evicts-everywhere', 'blazar', (RESERVED_HOST,),
+          'only the preemptibles on the allocated hosts are terminated')
+def evicts_everywhere():
+    pool = _pool_class()
+    original = pool.terminate_preemptibles
+
+    def terminate_preemptibles(self, host):
+        for other in self.get_computehosts(self.freepool_name):
+            original(self, other)
+        original(self, host)
+
+    pool.terminate_preemptibles = terminate_preemptibles
+
+
+def _servers_on(pool, host):
+    return pool.nova.servers.list(
+        search_opts={'host': host, 'all_tenants': 1})
+
+
+def _wait(what, check, timeout):
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError('spec reference: %s after %d s' % (
+                what, timeout))
+        time.sleep(0.5)
+
+
+@reference('blazar-preemptible-termination', 'blazar', (EVICTS, GRACEFUL),
+           'preemptibles on an allocated host are shut down softly, deleted '
+           'after [preemptible] graceful_shutdown_time, and gone before the '
+           'host joins the reservation')
+def preemptible_termination():
+    from novaclient import exceptions as nova_exc
+    pool = _pool_class()
+
+    def terminate_preemptibles(self, host):
+        servers = _servers_on(self, host)
+        for server in servers:
+            try:
+                self.nova.servers.stop(server)
+            except nova_exc.Conflict:
+                pass  # already stopped
+        ids = {s.id for s in servers}
+
+        def all_off():
+            return all(s.status == 'SHUTOFF' for s in _servers_on(self, host)
+                       if s.id in ids)
+        try:
+            _wait('soft shutdown', all_off, GRACEFUL_SHUTDOWN_TIME)
+        except RuntimeError:
+            pass  # the grace time is over: delete anyway
+        for server in servers:
+            try:
+                self.nova.servers.delete(server)
+            except nova_exc.NotFound:
+                pass
+        _wait('servers still on %s' % host,
+              lambda: not _servers_on(self, host), GONE_TIMEOUT)
+
+    pool.terminate_preemptibles = terminate_preemptibles
