@@ -28,7 +28,8 @@ class Context(object):
         self.fault = self.cell = None
         for attr in ('servers_client', 'server_groups_client',
                      'flavors_client', 'aggregates_client', 'quotas_client',
-                     'users_client', 'projects_client', 'placement_client'):
+                     'users_client', 'projects_client', 'placement_client',
+                     'leases_client', 'hosts_client', 'enrolled_marker'):
             setattr(self, attr, None)
         for attr, value in clients.items():
             setattr(self, attr, value)
@@ -90,9 +91,22 @@ def from_conf(conf):
             manager.auth_provider, conf.placement.catalog_type,
             conf.placement.region or conf.identity.region,
             endpoint_type=conf.placement.endpoint_type)
+    if conf.service_available.blazar:
+        _add_reservation(ctx, manager, conf)
     ctx.fault = faults.backend(conf)
     ctx.cell = conf.conformance.cell_down_name or None
     return ctx
+
+
+def _add_reservation(ctx, manager, conf):
+    from conformance_tests.cleanup import reservation as cleanup_reservation
+    from conformance_tests.services.reservation import v1 as reservation
+    ctx.leases_client = reservation.base.for_manager(
+        reservation.LeasesClient, manager, conf)
+    ctx.hosts_client = reservation.base.for_manager(
+        reservation.HostsClient, manager, conf)
+    ctx.enrolled_marker = cleanup_reservation.enrolled_marker(
+        conf.conformance.resource_prefix)
 
 
 def _kept_zones(conf):

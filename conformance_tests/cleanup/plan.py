@@ -10,12 +10,16 @@ from conformance_tests.cleanup import compute
 from conformance_tests.cleanup import identity
 from conformance_tests.cleanup import kinds
 from conformance_tests.cleanup import placement
+from conformance_tests.cleanup import reservation
 
 # (kind, the context attribute it needs, the service it lives in)
 ORDER = (
     (cells.Cells(), 'fault', None),
+    # Ending a lease gives its host back (and deletes its servers).
+    (reservation.Leases(), 'leases_client', 'blazar'),
     (compute.Servers(), 'servers_client', 'nova'),
     (compute.ServerGroups(), 'server_groups_client', 'nova'),
+    (reservation.Hosts(), 'hosts_client', 'blazar'),
     (compute.Flavors(), 'flavors_client', 'nova'),
     (compute.Aggregates(), 'aggregates_client', 'nova'),
     (compute.Quotas(), 'quotas_client', 'nova'),

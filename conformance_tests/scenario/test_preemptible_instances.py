@@ -26,6 +26,7 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from conformance_tests.cleanup import reservation as cleanup_reservation
 from conformance_tests.scenario import base
 from conformance_tests.services.reservation import leases
 from conformance_tests.services.reservation import v1 as reservation
@@ -85,7 +86,9 @@ class PreemptibleTest(base.ComputeScenarioTest):
         for name in names:
             if name in known:
                 continue
-            host = cls.hosts.create_host(name=name)['host']
+            host = cls.hosts.create_host(name=name, **{
+                cleanup_reservation.enrolled_marker(
+                    CONF.conformance.resource_prefix): 'true'})['host']
             cls.addClassResourceCleanup(
                 test_utils.call_and_ignore_notfound_exc,
                 cls.hosts.delete_host, host['id'])
