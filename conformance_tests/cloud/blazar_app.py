@@ -23,7 +23,11 @@ LOG = logging.getLogger(__name__)
 def _configure(conf_file):
     from oslo_config import cfg
 
-    from blazar import config  # noqa: F401  (registers the options)
+    # Every module that registers command-line options must be imported
+    # before the config is parsed (oslo.config refuses them after).
+    from blazar.api.v1 import app  # noqa: F401
+    from blazar import config  # noqa: F401
+    from blazar.manager import service  # noqa: F401
     cfg.CONF(['--config-file', conf_file], project='blazar',
              prog='blazar-manager')
     from blazar.utils import service as service_utils

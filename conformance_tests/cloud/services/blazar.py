@@ -15,6 +15,7 @@ through blazar's own host API. The other hosts stay unmanaged.
 """
 
 import os
+import time
 
 from conformance_tests.cloud import http
 from conformance_tests.cloud import service_configs
@@ -29,6 +30,7 @@ FREEPOOL_CELL = 'cell1'
 FREEPOOL = 'freepool'
 FILTER = 'blazarnova.scheduler.filters.blazar_filter.BlazarFilter'
 # Lease/host API microversion the launcher's set-up requests speak.
+ENROL_TIMEOUT = 120
 SETUP_HEADERS = {'OpenStack-API-Version': 'reservation 1.0'}
 
 
@@ -69,10 +71,15 @@ class Blazar(base.Service):
             'aggregate': {'name': FREEPOOL}}, token=token,
             headers=nova_service.SETUP_MICROVERSION)
         api = ctx.catalog_url(self.name, self.catalog[0])
+        started = time.monotonic()
         for host in FREEPOOL_HOSTS:
+            # An enrolment makes a trust, reads the hypervisor from nova,
+            # adds a placement provider and the aggregate host: seconds.
             http.request('POST', api + '/os-hosts', {'name': host},
-                         token=token, headers=SETUP_HEADERS)
-        ctx.say('blazar freepool: %s' % ', '.join(FREEPOOL_HOSTS))
+                         token=token, headers=SETUP_HEADERS,
+                         timeout=ENROL_TIMEOUT)
+        ctx.say('blazar freepool: %s (enrolled in %.1f s)' % (
+            ', '.join(FREEPOOL_HOSTS), time.monotonic() - started))
 
     def tempest_conf(self, ctx):
         return {
@@ -84,12 +91,6 @@ class Blazar(base.Service):
         }
 
     # -- service-process side ----------------------------------------------
-    def prepare_process(self, proc):
-        # Blazar is written for eventlet (its manager spawns green threads
-        # per event); patch before anything imports socket or threading.
-        import eventlet
-        eventlet.monkey_patch()
-
     def build(self, proc):
         from conformance_tests.cloud import blazar_app
         return {base.API: blazar_app.build(proc, self.name)}
