@@ -25,7 +25,8 @@ class ReservationClient(rest_client.RestClient):
 
     def _json(self, method, url, expected, body=None):
         payload = None if body is None else json.dumps(body)
-        resp, raw = self.request(method, url, self.get_headers(), payload)
+        resp, raw = self.request(method, url, headers=self.get_headers(),
+                                 body=payload)
         self.expected_success(expected, resp.status)
         return rest_client.ResponseBody(
             resp, json.loads(raw) if raw else {})
