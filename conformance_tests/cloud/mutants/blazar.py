@@ -16,6 +16,7 @@ REGULAR_OUTSIDE = 'reservation.preemptible.regular-outside-freepool'
 RESERVED_HOST = 'reservation.lease.reserved-host'
 EVICTS = 'reservation.lease.evicts-preemptibles'
 GRACEFUL = 'reservation.lease.graceful-termination'
+API_ERRORS = 'reservation.api.bad-reservations'
 
 # What the spec-reference patch waits for, at most (seconds): nova's fake
 # driver stops and deletes in well under a second.
@@ -181,3 +182,12 @@ def preemptible_termination():
               lambda: not _servers_on(self, host), GONE_TIMEOUT)
 
     pool.terminate_preemptibles = terminate_preemptibles
+
+
+@reference('blazar-reservation-errors-are-4xx', 'blazar', (API_ERRORS,),
+           'a lease whose reservation cannot be made is a client error: '
+           'an unsupported resource type 400, too few hosts 409')
+def reservation_errors_are_4xx():
+    from blazar.manager import exceptions as manager_exc
+    manager_exc.UnsupportedResourceType.code = 400
+    manager_exc.NotEnoughHostsAvailable.code = 409
