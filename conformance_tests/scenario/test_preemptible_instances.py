@@ -267,10 +267,15 @@ class PreemptibleLeaseTest(PreemptibleTest):
     def test_reserved_host_refuses_preemptibles_until_lease_ends(self):
         rule = ('spec: preemptibles never start on a host of a reservation; '
                 'when the lease ends the host is back in the freepool')
-        host = self.pool_hosts[0]
+        host, other = self.pool_hosts[:2]
+        bystander = self.boot_on(other, self.preemptible_flavor)
+        self.assertEqual(('ACTIVE', other), self.host_of(bystander))
         lease = self.lease_host(host)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_active(lease, rule)
+        self.assertEqual(('ACTIVE', other), self.host_of(bystander),
+                         'spec: preemptibles on freepool hosts the lease '
+                         'does not allocate are untouched')
         self.assertNotIn(host, self.freepool_hosts(),
                          '%s: %s still in the freepool' % (rule, host))
         refused = self.boot_on(host, self.preemptible_flavor)
