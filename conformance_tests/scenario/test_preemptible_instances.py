@@ -273,9 +273,11 @@ class PreemptibleLeaseTest(PreemptibleTest):
         lease = self.lease_host(host)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_active(lease, rule)
+        untouched = ('spec: preemptibles on freepool hosts the lease does '
+                     'not allocate are untouched')
+        self.assertFalse(self._server_gone(bystander), untouched)
         self.assertEqual(('ACTIVE', other), self.host_of(bystander),
-                         'spec: preemptibles on freepool hosts the lease '
-                         'does not allocate are untouched')
+                         untouched)
         self.assertNotIn(host, self.freepool_hosts(),
                          '%s: %s still in the freepool' % (rule, host))
         refused = self.boot_on(host, self.preemptible_flavor)
@@ -309,9 +311,10 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assert_active(lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
-        self.assertEqual(('ACTIVE', other), self.host_of(kept),
-                         'spec: preemptibles on other freepool hosts are '
-                         'untouched')
+        untouched = ('spec: preemptibles on other freepool hosts are '
+                     'untouched')
+        self.assertFalse(self._server_gone(kept), untouched)
+        self.assertEqual(('ACTIVE', other), self.host_of(kept), untouched)
         reserved = self.boot(flavor=self.regular_flavor, scheduler_hints={
             'reservation': leases.reservation_id(lease)})
         self.assertEqual(('ACTIVE', host), self.host_of(reserved),
