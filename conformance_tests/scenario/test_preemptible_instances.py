@@ -22,12 +22,15 @@ import time
 from oslo_log import log as logging
 from oslo_utils import timeutils
 from tempest import config
+from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
+from tempest import test
 
 from conformance_tests.cleanup import reservation as cleanup_reservation
+from conformance_tests.common import microversion
 from conformance_tests.scenario import base
 from conformance_tests.services.reservation import leases
 from conformance_tests.services.reservation import v1 as reservation
@@ -51,19 +54,41 @@ def skip_reason(conf):
     return None
 
 
-class PreemptibleTest(base.ComputeScenarioTest):
-    compute_microversion = MICROVERSION
+class PreemptibleTest(api_version_utils.BaseMicroversionTest,
+                      base.ServersMixin, test.BaseTestCase):
+    """A project user who boots servers and leases hosts, and an admin
+    who reads hosts, makes flavors and enrols hosts.
+
+    Not a ComputeScenarioTest: its disruptive (@serial) classes need a
+    cell fault back end, and a lease needs none, only [conformance]
+    allow_disruption.
+    """
+
+    credentials = ['primary', 'admin']
+    min_microversion = max_microversion = MICROVERSION
 
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = skip_reason(CONF)
+        if not CONF.service_available.nova:
+            raise cls.skipException(
+                'nova is not available: set [service_available] nova = '
+                'true to run the seed-004 tests')
+        reason = (skip_reason(CONF)
+                  or microversion.class_skip_reason(cls, CONF))
+        if (not reason and cls.is_serial_execution_requested()
+                and not CONF.conformance.allow_disruption):
+            reason = ('disruptive test (starts host leases that evict '
+                      'servers): set [conformance] allow_disruption = true '
+                      'to run it')
         if reason:
             raise cls.skipException(reason)
 
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
+        cls.servers = cls.os_primary.servers_client
+        cls.admin_servers = cls.os_admin.servers_client
         cls.leases = reservation.base.for_manager(
             reservation.LeasesClient, cls.os_primary, CONF)
         cls.hosts = reservation.base.for_manager(
@@ -74,6 +99,10 @@ class PreemptibleTest(base.ComputeScenarioTest):
     @classmethod
     def resource_setup(cls):
         super().resource_setup()
+        cls.request_microversion = microversion.request_microversion(
+            cls, CONF)
+        cls.setup_api_microversion_fixture(
+            compute_microversion=cls.request_microversion)
         cls.pool_hosts = list(CONF.conformance.preemptible_hosts)
         cls._enrol(cls.pool_hosts)
         cls.preemptible_flavor = cls._flavor('preemptible', preemptible=True)
@@ -258,11 +287,12 @@ class PreemptibleQuotaTest(PreemptibleTest):
                          'quota' % rule)
 
 
+@decorators.serial
 class PreemptibleLeaseTest(PreemptibleTest):
-    """Host leases over freepool hosts: eviction, reserved boots, the end."""
+    """Host leases over freepool hosts: eviction, reserved boots, the end.
+    Serial: no other test class runs while a lease evicts servers."""
 
-    disruptive = True
-
+    @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('0177fe64-1503-4926-b6e4-8d15002c2563')
     def test_reserved_host_refuses_preemptibles_until_lease_ends(self):
         rule = ('spec: preemptibles never start on a host of a reservation; '
@@ -297,6 +327,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                          '%s: no preemptible starts on %s after the lease' % (
                              rule, host))
 
+    @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('5579c8b8-4017-49bd-80dd-e3685dab1c25')
     def test_lease_start_terminates_preemptibles_of_its_host(self):
         rule = ('spec: before a lease becomes active, the preemptible '
@@ -328,6 +359,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
             return True
         return False
 
+    @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('bf93168d-5511-4523-8552-e8ac6671d542')
     def test_eviction_is_a_soft_shutdown_then_a_delete(self):
         rule = ('spec: a preemptible is first shut down softly, then '
