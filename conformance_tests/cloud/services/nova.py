@@ -52,7 +52,9 @@ class Nova(base.Service):
     service_user = True
     depends_on = ('keystone', 'placement')
     mutants_modules = ('conformance_tests.cloud.mutants.nova',
-                       'conformance_tests.cloud.mutants.nova_quota')
+                       'conformance_tests.cloud.mutants.nova_quota',
+                       # blazar-nova's filter runs in nova's scheduler
+                       'conformance_tests.cloud.mutants.blazar_filter')
     hooks_offered = {
         SCHEDULER_FILTERS: 'filter names appended to nova\'s '
                            '[filter_scheduler] enabled_filters',

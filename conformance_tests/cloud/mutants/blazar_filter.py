@@ -1,0 +1,75 @@
+"""Seed 004: mutants of blazar-nova's BlazarFilter, in nova's process.
+
+Registered by nova's descriptor (the filter runs in nova's scheduler);
+blazar's own mutants and references are in mutants/blazar.py.
+"""
+
+from conformance_tests.cloud.mutants.blazar import FREEPOOL_ONLY
+from conformance_tests.cloud.mutants.blazar import REGULAR_OUTSIDE
+from conformance_tests.cloud.mutants.blazar import RESERVED_HOST
+from conformance_tests.cloud.mutants import register
+
+
+def _filter_class():
+    from blazarnova.scheduler.filters import blazar_filter
+    return blazar_filter
+
+
+def _patch_host_passes(decide):
+    """Replace BlazarFilter.host_passes by ``decide(original, self, host,
+    spec, preemptible, pools)``."""
+    module = _filter_class()
+    original = module.BlazarFilter.host_passes
+
+    def host_passes(self, host_state, spec_obj):
+        from oslo_utils import strutils
+        extra = spec_obj.flavor.extra_specs
+        preemptible = strutils.bool_from_string(
+            extra.get(module.FLAVOR_PREEMPTIBLE, False))
+        hinted = spec_obj.get_scheduler_hint('reservation')
+        if hinted or module.FLAVOR_EXTRA_SPEC in extra:
+            return original(self, host_state, spec_obj)
+        return decide(original, self, host_state, spec_obj, preemptible,
+                      self.fetch_blazar_pools(host_state))
+
+    module.BlazarFilter.host_passes = host_passes
+
+
+@register('blazar-preemptible-anywhere', 'nova', (FREEPOOL_ONLY,),
+          'preemptible instances must not run on hosts not managed by '
+          'Blazar')
+def preemptible_anywhere():
+    def decide(original, self, host, spec, preemptible, pools):
+        if preemptible and not pools:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-regular-in-freepool', 'nova', (REGULAR_OUTSIDE,),
+          'regular instances are not allowed to run on freepool hosts')
+def regular_in_freepool():
+    def decide(original, self, host, spec, preemptible, pools):
+        if not preemptible:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-wrong-property', 'nova', (FREEPOOL_ONLY,),
+          'a preemptible request is identified by the flavor property '
+          'blazar:preemptible=true')
+def wrong_property():
+    module = _filter_class()
+    module.FLAVOR_PREEMPTIBLE = 'preemptible'
+
+
+@register('blazar-preemptible-on-reserved', 'nova', (RESERVED_HOST,),
+          'preemptible instances must not run on hosts belonging to a '
+          'reservation')
+def preemptible_on_reserved():
+    def decide(original, self, host, spec, preemptible, pools):
+        if preemptible and pools:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
