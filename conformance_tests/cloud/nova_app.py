@@ -22,6 +22,7 @@ import os
 import sys
 
 from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud import fake_compute
 
 
 @functools.lru_cache(maxsize=None)
@@ -68,6 +69,12 @@ def _register_password_auth_opts(conf, group):
             conf.register_opt(opt, group=group)
 
 
+def _extra_compute(entry):
+    """(host, cell[, destroy seconds]) of the nova.extra_computes hook."""
+    host, cell = entry[:2]
+    return host, cell, (entry[2] if len(entry) > 2 else 0)
+
+
 class NovaCloud(object):
     def __init__(self, proc, config, service_name):
         self.proc = proc
@@ -98,9 +105,14 @@ class NovaCloud(object):
 
         h.start_service('conductor')
         h.start_service('scheduler')
-        for host, cell in (tuple(compute_layout.HOSTS) + tuple(
-                tuple(c) for c in self.config.get('extra_computes', ()))):
+        for host, cell in compute_layout.HOSTS:
             h._start_compute(host, cell_name=cell)
+        for host, cell, destroy_seconds in (
+                _extra_compute(c)
+                for c in self.config.get('extra_computes', ())):
+            compute = h._start_compute(host, cell_name=cell)
+            fake_compute.give_destroy_time(
+                compute.manager.driver, destroy_seconds)
 
     def api_app(self):
         from paste import deploy

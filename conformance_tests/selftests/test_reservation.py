@@ -96,11 +96,55 @@ class DescriptorTest(testtools.TestCase):
             'allow_preemptibles'])
         self.assertIn(blazar.FILTER, given[nova.NOVA_CONF][
             'filter_scheduler']['available_filters'])
-        hosts = [h for h, _ in given[nova.EXTRA_COMPUTES]]
+        hosts = [h for h, _, _ in given[nova.EXTRA_COMPUTES]]
         self.assertEqual(list(blazar.FREEPOOL_HOSTS), hosts)
+
+    def test_freepool_hypervisors_take_time_to_destroy(self):
+        given = blazar.SERVICE.contributions()[nova.EXTRA_COMPUTES]
+        self.assertEqual({blazar.DESTROY_SECONDS},
+                         {seconds for _, _, seconds in given})
+        self.assertGreater(blazar.DESTROY_SECONDS, 0)
 
     def test_freepool_hosts_are_in_no_zone_of_the_layout(self):
         from conformance_tests.cloud import compute_layout
         zoned = {h for hosts in compute_layout.ZONES.values() for h in hosts}
         self.assertFalse(zoned & set(blazar.FREEPOOL_HOSTS))
         self.assertNotEqual(compute_layout.DOWN_CELL, blazar.FREEPOOL_CELL)
+
+
+class FakeComputeTest(testtools.TestCase):
+
+    class Driver(object):
+        def __init__(self):
+            self.calls = []
+
+        def destroy(self, context, instance, network_info):
+            self.calls.append(instance)
+            return 'destroyed'
+
+    def test_destroy_sleeps_first_then_destroys(self):
+        from unittest import mock
+
+        from conformance_tests.cloud import fake_compute
+        driver = self.Driver()
+        fake_compute.give_destroy_time(driver, 2)
+        order = []
+        with mock.patch.object(fake_compute.time, 'sleep',
+                               side_effect=lambda s: order.append(s)):
+            self.assertEqual('destroyed', driver.destroy('ctx', 'i1', []))
+        self.assertEqual([2], order)
+        self.assertEqual(['i1'], driver.calls)
+
+    def test_no_time_leaves_the_driver_alone(self):
+        from conformance_tests.cloud import fake_compute
+        driver = self.Driver()
+        destroy = driver.destroy
+        fake_compute.give_destroy_time(driver, 0)
+        self.assertEqual(destroy, driver.destroy)
+
+    def test_hook_entries_default_to_no_destroy_time(self):
+        from conformance_tests.cloud import nova_app
+        self.assertEqual(('h', 'cell1', 0),
+                         nova_app._extra_compute(['h', 'cell1']))
+        self.assertEqual(('h', 'cell1', 2),
+                         nova_app._extra_compute(['h', 'cell1', 2]))

@@ -12,8 +12,11 @@ Hooks nova offers the other descriptors (blazar will use both):
   (a clash with nova's own value is an error, not a silent override);
 - ``nova.imports``: modules imported in nova's process before its config
   is applied (a scheduler filter registering its own options);
-- ``nova.extra_computes``: ``(host, cell)`` fake computes started beside
-  compute_layout.HOSTS, in no zone (hosts a service manages itself).
+- ``nova.extra_computes``: ``(host, cell[, destroy_seconds])`` fake
+  computes started beside compute_layout.HOSTS, in no zone (hosts a
+  service manages itself); ``destroy_seconds`` is how long the host's
+  hypervisor takes to destroy a server (fake_compute.py: the fake driver
+  takes none, a real one seconds).
 """
 
 import json
@@ -60,7 +63,8 @@ class Nova(base.Service):
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
         NOVA_IMPORTS: 'modules imported before nova\'s config is applied',
-        EXTRA_COMPUTES: '(host, cell) fake computes in no zone',
+        EXTRA_COMPUTES: '(host, cell[, destroy_seconds]) fake computes in '
+                        'no zone',
     }
     settings = {'count_usage_from_placement': True}
 
