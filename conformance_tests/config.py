@@ -13,6 +13,25 @@ service_option = [
                      'available (seed 004).'),
 ]
 
+# The reservation (blazar) API's client settings. Tempest has no group for
+# it; blazar-tempest-plugin's [resource_reservation] is not reused so the
+# two plugins can be installed side by side without an option clash.
+reservation_group = cfg.OptGroup(
+    name='conformance_reservation',
+    title='Reservation (blazar) API client options of the conformance suite')
+
+ReservationGroup = [
+    cfg.StrOpt('catalog_type', default='reservation',
+               help='Catalog type of the reservation (blazar) service.'),
+    cfg.StrOpt('endpoint_type', default='publicURL',
+               choices=['public', 'admin', 'internal', 'publicURL',
+                        'adminURL', 'internalURL'],
+               help='The endpoint type to use for the reservation service.'),
+    cfg.StrOpt('region', default='',
+               help='The reservation region name to use. Empty: '
+                    '[identity] region.'),
+]
+
 conformance_group = cfg.OptGroup(
     name='conformance', title='Conformance suite options')
 

@@ -100,11 +100,8 @@ def from_conf(conf):
 
 def _add_reservation(ctx, manager, conf):
     from conformance_tests.cleanup import reservation as cleanup_reservation
-    from conformance_tests.services.reservation import v1 as reservation
-    ctx.leases_client = reservation.base.for_manager(
-        reservation.LeasesClient, manager, conf)
-    ctx.hosts_client = reservation.base.for_manager(
-        reservation.HostsClient, manager, conf)
+    ctx.leases_client = manager.conformance_reservation_v1.LeasesClient()
+    ctx.hosts_client = manager.conformance_reservation_v1.HostsClient()
     ctx.enrolled_marker = cleanup_reservation.enrolled_marker(
         conf.conformance.resource_prefix)
 

@@ -33,7 +33,6 @@ from conformance_tests.cleanup import reservation as cleanup_reservation
 from conformance_tests.common import microversion
 from conformance_tests.scenario import base
 from conformance_tests.services.reservation import leases
-from conformance_tests.services.reservation import v1 as reservation
 
 CONF = config.CONF
 LOG = logging.getLogger(__name__)
@@ -89,10 +88,9 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         super().setup_clients()
         cls.servers = cls.os_primary.servers_client
         cls.admin_servers = cls.os_admin.servers_client
-        cls.leases = reservation.base.for_manager(
-            reservation.LeasesClient, cls.os_primary, CONF)
-        cls.hosts = reservation.base.for_manager(
-            reservation.HostsClient, cls.os_admin, CONF)
+        cls.leases = (
+            cls.os_primary.conformance_reservation_v1.LeasesClient())
+        cls.hosts = cls.os_admin.conformance_reservation_v1.HostsClient()
         cls.flavors = cls.os_admin.flavors_client
         cls.aggregates = cls.os_admin.aggregates_client
 

@@ -20,7 +20,6 @@ from tempest import test
 from conformance_tests.api.compute import test_server_group_cli as cli
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
-from conformance_tests.services.reservation import v1 as reservation
 
 CONF = config.CONF
 RULE = ('openstack reservation lease create/show/delete round-trips a host '
@@ -52,8 +51,8 @@ class LeaseCLITest(test.BaseTestCase):
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.leases = reservation.base.for_manager(
-            reservation.LeasesClient, cls.os_primary, CONF)
+        cls.leases = (
+            cls.os_primary.conformance_reservation_v1.LeasesClient())
 
     def _env(self):
         env = cli.ServerGroupCLITest._env(self)

@@ -20,7 +20,6 @@ from tempest import test
 
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
-from conformance_tests.services.reservation import v1 as reservation
 
 CONF = config.CONF
 AHEAD = datetime.timedelta(days=2)
@@ -39,12 +38,10 @@ class LeaseAPITest(test.BaseTestCase):
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.leases = reservation.base.for_manager(
-            reservation.LeasesClient, cls.os_primary, CONF)
-        cls.member_hosts = reservation.base.for_manager(
-            reservation.HostsClient, cls.os_primary, CONF)
-        cls.hosts = reservation.base.for_manager(
-            reservation.HostsClient, cls.os_admin, CONF)
+        member = cls.os_primary.conformance_reservation_v1
+        cls.leases = member.LeasesClient()
+        cls.member_hosts = member.HostsClient()
+        cls.hosts = cls.os_admin.conformance_reservation_v1.HostsClient()
 
     def lease_body(self, host=None, start=None, minutes=60):
         start = start or timeutils.utcnow() + AHEAD

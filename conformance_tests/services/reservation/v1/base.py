@@ -13,7 +13,6 @@ from tempest.lib.common import rest_client
 # Blazar's v1 microversion header; 1.0 is the only one blazar 18 serves
 # below its maximum and the one the API reference documents the calls in.
 MICROVERSION = '1.0'
-SERVICE_TYPE = 'reservation'
 
 
 class ReservationClient(rest_client.RestClient):
@@ -30,10 +29,3 @@ class ReservationClient(rest_client.RestClient):
         self.expected_success(expected, resp.status)
         return rest_client.ResponseBody(
             resp, json.loads(raw) if raw else {})
-
-
-def for_manager(cls, manager, conf):
-    """A client of class ``cls`` with a Tempest client manager's
-    credentials; blazar's catalog type and region from tempest.conf."""
-    return cls(manager.auth_provider, SERVICE_TYPE,
-               conf.identity.region, endpoint_type='publicURL')
