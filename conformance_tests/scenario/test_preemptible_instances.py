@@ -41,6 +41,9 @@ LOG = logging.getLogger(__name__)
 MICROVERSION = '2.74'
 PREEMPTIBLE = 'blazar:preemptible'
 NO_VALID_HOST = 'No valid host'
+# At most this many preemptibles are asked for the allocated host while its
+# lease starts (one after the other, as fast as nova takes them).
+RACERS = 8
 
 
 def skip_reason(conf):
@@ -93,6 +96,8 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         cls.hosts = cls.os_admin.conformance_reservation_v1.HostsClient()
         cls.flavors = cls.os_admin.flavors_client
         cls.aggregates = cls.os_admin.aggregates_client
+        cls.hypervisors = cls.os_admin.hypervisor_client
+        cls.placement = cls.os_admin.conformance_placement_v1.UsagesClient()
 
     @classmethod
     def resource_setup(cls):
@@ -210,6 +215,20 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         LOG.info('lease %s %s after %.1f s', lease_id,
                  found['lease']['status'], took)
         return found['lease'], took
+
+    def _server_gone(self, server_id):
+        try:
+            self.admin_servers.show_server(server_id)
+        except lib_exc.NotFound:
+            return True
+        return False
+
+    def hypervisor_hostname(self, host):
+        for hyp in self.hypervisors.list_hypervisors(
+                detail=True)['hypervisors']:
+            if hyp['service']['host'] == host:
+                return hyp['hypervisor_hostname']
+        self.fail('no hypervisor of compute host %s' % host)
 
     def assert_active(self, lease, rule):
         self.assertEqual(
@@ -350,12 +369,67 @@ class PreemptibleLeaseTest(PreemptibleTest):
                          'spec: the reservation owner\'s boot lands on the '
                          'freed host')
 
-    def _server_gone(self, server_id):
-        try:
-            self.admin_servers.show_server(server_id)
-        except lib_exc.NotFound:
-            return True
-        return False
+    def server_outcome(self, server_id):
+        """Wait until the server is gone, ERROR or ACTIVE; return
+        (status or 'gone', host, launched_at)."""
+        found = {}
+
+        def settled():
+            try:
+                server = self.admin_servers.show_server(server_id)['server']
+            except lib_exc.NotFound:
+                found['o'] = ('gone', None, None)
+                return True
+            found['o'] = (server['status'],
+                          server.get('OS-EXT-SRV-ATTR:host'),
+                          server.get('OS-SRV-USG:launched_at'))
+            return server['status'] in ('ACTIVE', 'ERROR')
+
+        self.wait_for('server %s to settle or go' % server_id, settled)
+        return found['o']
+
+    @decorators.attr(type=['disruptive'])
+    @decorators.idempotent_id('2b8f6e3a-9d41-4c7e-8f05-6a1c3e9d7b24')
+    def test_preemptibles_racing_a_lease_start_never_run_on_its_host(self):
+        rule = ('spec: once termination requests are sent, no new '
+                'preemptible instance starts on the allocated host')
+        host = self.pool_hosts[0]
+        evicted = self.boot_on(host, self.preemptible_flavor)
+        self.assertEqual(('ACTIVE', host), self.host_of(evicted))
+        lease = self.lease_host(host)
+        created = time.monotonic()
+        racers = []
+        status = leases.PENDING
+        # Boots while the lease starts: until blazar has left the lease's
+        # transitional states, or RACERS boots.
+        while len(racers) < RACERS and status not in (
+                leases.ACTIVE, leases.ERROR, leases.TERMINATED):
+            server_id = self.boot_on(host, self.preemptible_flavor)
+            racers.append((server_id, time.monotonic() - created, status))
+            status = self.leases.show_lease(lease['id'])['lease']['status']
+        lease, took = self.wait_lease_stable(lease['id'])
+        seen = []
+        for server_id, at, then in racers:
+            outcome = self.server_outcome(server_id)
+            seen.append((server_id, at, then) + outcome)
+            # Measured, never asserted: what each racing boot became.
+            LOG.info('race: preemptible %s asked for %s %.1f s after the '
+                     'lease was created (lease %s then): %s on %s, '
+                     'launched at %s', server_id, host, at, then, *outcome)
+        LOG.info('race: lease %s %s after %.1f s, %d racing boots',
+                 lease['id'], lease['status'], took, len(racers))
+        self.assertEqual(
+            leases.ACTIVE, lease['status'],
+            '%s: lease %s is %s, not ACTIVE (a race left the reservation '
+            'unusable)' % (rule, lease['id'], lease['status']))
+        running = [s for s in seen if s[3] not in ('gone', 'ERROR')
+                   and s[4] == host]
+        self.assertEqual(
+            [], running,
+            '%s: with lease %s ACTIVE, preemptibles run on %s: %s' % (
+                rule, lease['id'], host, ', '.join(
+                    '%s (asked %.1f s after the lease, %s)' % (
+                        s[0], s[1], s[3]) for s in running)))
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('bf93168d-5511-4523-8552-e8ac6671d542')
@@ -378,3 +452,54 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assertLess(actions.index('stop'), actions.index('delete'),
                         '%s: %s deleted before its soft shutdown' % (
                             rule, evicted))
+
+
+@decorators.serial
+class PreemptibleFreepoolFullTest(PreemptibleTest):
+    """The freepool filled to the last MB of RAM. Serial: while it is
+    full no other preemptible could start."""
+
+    @decorators.attr(type=['disruptive'])
+    @decorators.idempotent_id('c3e1a0d4-6f7b-4b8e-9a52-2d7f1e0b6c91')
+    def test_full_freepool_refuses_preemptibles(self):
+        rule = ('spec: preemptible instances start on freepool hosts and '
+                'only there, never on hosts blazar does not manage: with '
+                'the freepool full a preemptible fails to schedule although '
+                'unmanaged hosts have room')
+        free = self.freepool_hosts()
+        fillers = []
+        for host in sorted(h for h in self.pool_hosts if h in free):
+            room, max_unit = self.placement.room(
+                self.hypervisor_hostname(host), 'MEMORY_MB')
+            LOG.info('freepool host %s: %d MB of RAM free (max unit %d)',
+                     host, room, max_unit)
+            while room > 0:
+                size = min(room, max_unit)
+                flavor = self._flavor('filler-%d' % size, preemptible=True,
+                                      ram=size)
+                fillers.append((self.boot_on(host, flavor), host))
+                room -= size
+        for server_id, host in fillers:
+            self.assertEqual(('ACTIVE', host), self.host_of(server_id),
+                             'a preemptible filling %s did not start '
+                             'there' % host)
+        refused = self.boot(flavor=self.preemptible_flavor)
+        roomy = self.boot(flavor=self.regular_flavor)
+        server = self.settle(refused)
+        self.assertNotEqual(
+            'ACTIVE', server['status'],
+            '%s: preemptible %s started on %s' % (
+                rule, refused, server.get('OS-EXT-SRV-ATTR:host')))
+        self.assert_refused(refused, rule)
+        status, host = self.host_of(roomy)
+        if status != 'ACTIVE':
+            # Not the rule under test: the cloud had no room to show.
+            raise RuntimeError(
+                'a regular server of the same size found no room outside '
+                'the freepool either (%s): the test cannot judge' % status)
+        self.assertNotIn(host, self.pool_hosts,
+                         'spec: regular instances are not allowed to run on '
+                         'freepool hosts: %s started on %s' % (roomy, host))
+        LOG.info('freepool full (%d fillers): preemptible %s refused, a '
+                 'regular server of its size started on %s',
+                 len(fillers), refused, host)

@@ -4,6 +4,7 @@ Registered by nova's descriptor (the filter runs in nova's scheduler);
 blazar's own mutants and references are in mutants/blazar.py.
 """
 
+from conformance_tests.cloud.mutants.blazar import FREEPOOL_FULL
 from conformance_tests.cloud.mutants.blazar import FREEPOOL_ONLY
 from conformance_tests.cloud.mutants.blazar import REGULAR_OUTSIDE
 from conformance_tests.cloud.mutants.blazar import RESERVED_HOST
@@ -73,3 +74,30 @@ def preemptible_on_reserved():
             return True
         return original(self, host, spec)
     _patch_host_passes(decide)
+
+
+@register('blazar-preemptible-spills-over', 'nova', (FREEPOOL_FULL,),
+          'a preemptible that finds no room in the freepool fails to '
+          'schedule; it never spills onto hosts blazar does not manage')
+def preemptible_spills_over():
+    # A "best effort" fallback: when no candidate host passes the filter,
+    # a preemptible scheduled freely (no host asked for) may go to the
+    # unmanaged hosts. A request for one named host keeps the filter's
+    # answer, so only a full freepool shows it.
+    from oslo_utils import strutils
+    module = _filter_class()
+    original = module.BlazarFilter.filter_all
+
+    def filter_all(self, hosts, spec_obj):
+        hosts = list(hosts)
+        passed = list(original(self, hosts, spec_obj))
+        preemptible = strutils.bool_from_string(
+            spec_obj.flavor.extra_specs.get(module.FLAVOR_PREEMPTIBLE,
+                                            False))
+        asked = (spec_obj.obj_attr_is_set('requested_destination')
+                 and spec_obj.requested_destination is not None)
+        if passed or not preemptible or asked:
+            return passed
+        return [h for h in hosts if not self.fetch_blazar_pools(h)]
+
+    module.BlazarFilter.filter_all = filter_all
