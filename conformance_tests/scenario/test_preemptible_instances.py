@@ -176,11 +176,11 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         self.fail('no aggregate %s: blazar\'s freepool is missing' % (
             CONF.conformance.blazar_freepool))
 
-    def lease_host(self, host):
+    def lease_host(self, host, reservation=leases.host_reservation):
         body = leases.host_lease(
             data_utils.rand_name(prefix=CONF.conformance.resource_prefix,
                                  name='lease'),
-            host, timeutils.utcnow())
+            host, timeutils.utcnow(), reservation=reservation)
         lease = self.leases.create_lease(**body)['lease']
         self.addCleanup(self.end_lease, lease['id'])
         return lease
@@ -430,6 +430,48 @@ class PreemptibleLeaseTest(PreemptibleTest):
                 rule, lease['id'], host, ', '.join(
                     '%s (asked %.1f s after the lease, %s)' % (
                         s[0], s[1], s[3]) for s in running)))
+
+    def termination_state(self, server_id):
+        """'gone', 'deleting' (nova has the delete) or the status and
+        task state of a server nobody asked to delete."""
+        try:
+            server = self.admin_servers.show_server(server_id)['server']
+        except lib_exc.NotFound:
+            return 'gone'
+        task = server.get('OS-EXT-STS:task_state')
+        if server['status'] == 'DELETED' or task == 'deleting':
+            return 'deleting'
+        return '%s (task state %s)' % (server['status'], task)
+
+    @decorators.attr(type=['disruptive'])
+    @decorators.idempotent_id('e84b2c71-3f5a-4d0e-b6a9-7c2d9e1f0a53')
+    def test_instance_reservation_terminates_other_servers_on_its_host(self):
+        rule = ('spec: on a host allocated to an instance reservation, '
+                'servers that do not use the reservation:<id> flavor are '
+                'preemptible and terminated before the lease is active')
+        host, other = self.pool_hosts[:2]
+        evicted = self.boot_on(host, self.preemptible_flavor)
+        kept = self.boot_on(other, self.preemptible_flavor)
+        for server_id, where in ((evicted, host), (kept, other)):
+            self.assertEqual(('ACTIVE', where), self.host_of(server_id))
+        lease = self.lease_host(host, leases.instance_reservation)
+        lease, took = self.wait_lease_stable(lease['id'])
+        self.assert_active(lease, rule)
+        state = self.termination_state(evicted)
+        self.assertIn(state, ('gone', 'deleting'),
+                      '%s: with instance lease %s ACTIVE, preemptible %s '
+                      'still runs on %s: %s' % (
+                          rule, lease['id'], evicted, host, state))
+        self.wait_for('preemptible %s to be gone' % evicted,
+                      lambda: self._server_gone(evicted))
+        self.assertEqual(('ACTIVE', other), self.host_of(kept),
+                         'spec: servers on hosts the reservation does not '
+                         'allocate are untouched')
+        # The owner's boot: blazar's flavor has the reservation's id.
+        reserved = self.boot(flavor=leases.reservation_id(lease))
+        self.assertEqual(('ACTIVE', host), self.host_of(reserved),
+                         'spec: the reservation owner\'s instance (flavor '
+                         'reservation:<id>) lands on the allocated host')
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('bf93168d-5511-4523-8552-e8ac6671d542')

@@ -27,6 +27,16 @@ class LeaseBodyTest(testtools.TestCase):
         self.assertEqual(['==', '$hypervisor_hostname', 'pool1'],
                          json.loads(reservation['hypervisor_properties']))
 
+    def test_instance_lease_pins_its_slot_to_one_hypervisor(self):
+        body = leases.host_lease('l', 'pool1', NOW,
+                                 reservation=leases.instance_reservation)
+        (reservation,) = body['reservations']
+        self.assertEqual('virtual:instance', reservation['resource_type'])
+        self.assertEqual((1, 1), (reservation['amount'],
+                                  reservation['vcpus']))
+        self.assertEqual(['==', '$hypervisor_hostname', 'pool1'],
+                         json.loads(reservation['resource_properties']))
+
     def test_a_later_start_is_in_blazar_format(self):
         body = leases.host_lease('l', 'pool1', NOW, start=NOW)
         self.assertEqual('2026-11-21 20:33', body['start_date'])

@@ -16,6 +16,7 @@ FREEPOOL_FULL = 'reservation.preemptible.freepool-full'
 REGULAR_OUTSIDE = 'reservation.preemptible.regular-outside-freepool'
 RESERVED_HOST = 'reservation.lease.reserved-host'
 EVICTS = 'reservation.lease.evicts-preemptibles'
+INSTANCE_EVICTS = 'reservation.lease.instance-reservation-evicts'
 RACE = 'reservation.lease.no-preemptible-after-termination'
 GRACEFUL = 'reservation.lease.graceful-termination'
 API_ERRORS = 'reservation.api.bad-reservations'
@@ -94,49 +95,86 @@ def _wait(what, check, timeout):
            'host joins the reservation; one that raced the host out of the '
            'freepool is deleted too')
 def preemptible_termination():
-    from novaclient import exceptions as nova_exc
     pool = _pool_class()
 
     def terminate_preemptibles(self, host):
-        servers = _servers_on(self, host)
-        for server in servers:
-            try:
-                self.nova.servers.stop(server)
-            except nova_exc.Conflict:
-                pass  # already stopped
-        ids = {s.id for s in servers}
-
-        def all_off():
-            return all(s.status == 'SHUTOFF' for s in _servers_on(self, host)
-                       if s.id in ids)
-        try:
-            _wait('soft shutdown', all_off, GRACEFUL_SHUTDOWN_TIME)
-        except RuntimeError:
-            pass  # the grace time is over: delete anyway
-        deleted = set()
-
-        def delete(server):
-            deleted.add(server.id)
-            try:
-                self.nova.servers.delete(server)
-            except nova_exc.NotFound:
-                pass
-
-        for server in servers:
-            delete(server)
-
-        def gone():
-            # The host left the freepool before this ran; a preemptible
-            # the scheduler placed just before may still land: delete it.
-            left = _servers_on(self, host)
-            for server in left:
-                if server.id not in deleted:
-                    delete(server)
-            return not left
-
-        _wait('servers still on %s' % host, gone, GONE_TIMEOUT)
+        _terminate(self, host, preemptible=lambda server: True)
 
     pool.terminate_preemptibles = terminate_preemptibles
+
+
+def _terminate(pool, host, preemptible):
+    """Shut down softly, then delete, the servers on ``host`` that
+    ``preemptible(server)`` says are preemptible; return once none is
+    left on the host."""
+    from novaclient import exceptions as nova_exc
+
+    def on_host():
+        return [s for s in _servers_on(pool, host) if preemptible(s)]
+
+    servers = on_host()
+    for server in servers:
+        try:
+            pool.nova.servers.stop(server)
+        except nova_exc.Conflict:
+            pass  # already stopped
+    ids = {s.id for s in servers}
+
+    def all_off():
+        return all(s.status == 'SHUTOFF' for s in on_host() if s.id in ids)
+    try:
+        _wait('soft shutdown', all_off, GRACEFUL_SHUTDOWN_TIME)
+    except RuntimeError:
+        pass  # the grace time is over: delete anyway
+    deleted = set()
+
+    def delete(server):
+        deleted.add(server.id)
+        try:
+            pool.nova.servers.delete(server)
+        except nova_exc.NotFound:
+            pass
+
+    for server in servers:
+        delete(server)
+
+    def gone():
+        # The host left the freepool before this ran; a preemptible the
+        # scheduler placed just before may still land: delete it.
+        left = on_host()
+        for server in left:
+            if server.id not in deleted:
+                delete(server)
+        return not left
+
+    _wait('servers still on %s' % host, gone, GONE_TIMEOUT)
+
+
+@reference('blazar-instance-reservation-termination', 'blazar',
+           (INSTANCE_EVICTS,),
+           'at the start of an instance reservation, the servers on its '
+           'hosts that do not use the reservation\'s flavor are terminated '
+           '(softly first) before the lease is active')
+def instance_reservation_termination():
+    from blazar.db import api as db_api
+    from blazar.plugins.instances import instance_plugin
+    plugin = instance_plugin.VirtualInstancePlugin
+    original = plugin.on_start
+
+    def on_start(self, resource_id):
+        reservation_id = db_api.instance_reservation_get(resource_id)[
+            'reservation_id']
+        pool = _pool_class()()
+        hosts = {a['compute_host_id'] for a in
+                 db_api.host_allocation_get_all_by_values(
+                     reservation_id=reservation_id)}
+        for host_id in sorted(hosts):
+            _terminate(pool, db_api.host_get(host_id)['service_name'],
+                       preemptible=lambda server: str(
+                           server.flavor.get('id')) != reservation_id)
+        return original(self, resource_id)
+
+    plugin.on_start = on_start
 
 
 @reference('blazar-reservation-errors-are-4xx', 'blazar', (API_ERRORS,),

@@ -134,7 +134,10 @@ def blazar_conf(ctx):
             },
             'database': {'connection': service_configs.sqlite_url(
                 workdir, 'blazar.db')},
-            'manager': {'plugins': 'physical.host.plugin'},
+            # Host and instance reservations: the spec's two compute
+            # plugins that must terminate preemptibles.
+            'manager': {
+                'plugins': 'physical.host.plugin,virtual.instance.plugin'},
             'nova': {'aggregate_freepool_name': FREEPOOL},
             'keystone_authtoken': service_configs.authtoken_section(
                 ctx.identity_uri, user),

@@ -10,6 +10,7 @@ import json
 
 DATE_FORMAT = '%Y-%m-%d %H:%M'
 HOST_RESOURCE = 'physical:host'
+INSTANCE_RESOURCE = 'virtual:instance'
 # Lease statuses from blazar's API reference (blazar/status.py).
 ACTIVE = 'ACTIVE'
 PENDING = 'PENDING'
@@ -34,7 +35,24 @@ def host_reservation(hypervisor_hostname):
     }
 
 
-def host_lease(name, hypervisor_hostname, now, minutes=60, start='now'):
+def instance_reservation(hypervisor_hostname, ram=64):
+    """A reservation of one 1-vCPU instance slot, on the host whose
+    hypervisor has this name (blazar matches resource_properties against
+    the host's own fields as well as its extra capabilities)."""
+    return {
+        'resource_type': INSTANCE_RESOURCE,
+        'amount': 1,
+        'vcpus': 1,
+        'memory_mb': ram,
+        'disk_gb': 1,
+        'affinity': False,
+        'resource_properties': json.dumps(
+            ['==', '$hypervisor_hostname', hypervisor_hostname]),
+    }
+
+
+def host_lease(name, hypervisor_hostname, now, minutes=60, start='now',
+               reservation=host_reservation):
     """A lease of one host starting ``start`` ('now' or a datetime) and
     ending ``minutes`` after ``now``."""
     end = now + datetime.timedelta(minutes=minutes)
@@ -42,7 +60,7 @@ def host_lease(name, hypervisor_hostname, now, minutes=60, start='now'):
         'name': name,
         'start_date': start if start == 'now' else blazar_date(start),
         'end_date': blazar_date(end),
-        'reservations': [host_reservation(hypervisor_hostname)],
+        'reservations': [reservation(hypervisor_hostname)],
         'events': [],
     }
 
