@@ -168,10 +168,14 @@ def instance_reservation_termination():
         hosts = {a['compute_host_id'] for a in
                  db_api.host_allocation_get_all_by_values(
                      reservation_id=reservation_id)}
+        # The reservation's flavor: its id (compute API below 2.47) or its
+        # name reservation:<id> (2.47 and later embed the flavor).
+        ours = {reservation_id, 'reservation:%s' % reservation_id}
         for host_id in sorted(hosts):
             _terminate(pool, db_api.host_get(host_id)['service_name'],
-                       preemptible=lambda server: str(
-                           server.flavor.get('id')) != reservation_id)
+                       preemptible=lambda server: not ours & {
+                           server.flavor.get('id'),
+                           server.flavor.get('original_name')})
         return original(self, resource_id)
 
     plugin.on_start = on_start
