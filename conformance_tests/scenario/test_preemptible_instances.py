@@ -223,6 +223,28 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
             return True
         return False
 
+    def termination_state(self, server_id):
+        """'gone', 'deleting' (nova has the delete) or the status and
+        task state of a server nobody asked to delete."""
+        try:
+            server = self.admin_servers.show_server(server_id)['server']
+        except lib_exc.NotFound:
+            return 'gone'
+        task = server.get('OS-EXT-STS:task_state')
+        if server['status'] == 'DELETED' or task == 'deleting':
+            return 'deleting'
+        return '%s (task state %s)' % (server['status'], task)
+
+    def assert_untouched(self, server_id, host, rule):
+        """The server still runs on ``host`` and nobody asked nova to
+        delete it (a delete in progress is seen at once, whatever the
+        hypervisor's destroy takes)."""
+        state = self.termination_state(server_id)
+        self.assertEqual('ACTIVE (task state None)', state,
+                         '%s: server %s on %s is %s' % (
+                             rule, server_id, host, state))
+        self.assertEqual(('ACTIVE', host), self.host_of(server_id), rule)
+
     def hypervisor_hostname(self, host):
         for hyp in self.hypervisors.list_hypervisors(
                 detail=True)['hypervisors']:
@@ -322,9 +344,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assert_active(lease, rule)
         untouched = ('spec: preemptibles on freepool hosts the lease does '
                      'not allocate are untouched')
-        self.assertFalse(self._server_gone(bystander), untouched)
-        self.assertEqual(('ACTIVE', other), self.host_of(bystander),
-                         untouched)
+        self.assert_untouched(bystander, other, untouched)
         self.assertNotIn(host, self.freepool_hosts(),
                          '%s: %s still in the freepool' % (rule, host))
         refused = self.boot_on(host, self.preemptible_flavor)
@@ -361,8 +381,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                       lambda: self._server_gone(evicted))
         untouched = ('spec: preemptibles on other freepool hosts are '
                      'untouched')
-        self.assertFalse(self._server_gone(kept), untouched)
-        self.assertEqual(('ACTIVE', other), self.host_of(kept), untouched)
+        self.assert_untouched(kept, other, untouched)
         reserved = self.boot(flavor=self.regular_flavor, scheduler_hints={
             'reservation': leases.reservation_id(lease)})
         self.assertEqual(('ACTIVE', host), self.host_of(reserved),
@@ -431,18 +450,6 @@ class PreemptibleLeaseTest(PreemptibleTest):
                     '%s (asked %.1f s after the lease, %s)' % (
                         s[0], s[1], s[3]) for s in running)))
 
-    def termination_state(self, server_id):
-        """'gone', 'deleting' (nova has the delete) or the status and
-        task state of a server nobody asked to delete."""
-        try:
-            server = self.admin_servers.show_server(server_id)['server']
-        except lib_exc.NotFound:
-            return 'gone'
-        task = server.get('OS-EXT-STS:task_state')
-        if server['status'] == 'DELETED' or task == 'deleting':
-            return 'deleting'
-        return '%s (task state %s)' % (server['status'], task)
-
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('e84b2c71-3f5a-4d0e-b6a9-7c2d9e1f0a53')
     def test_instance_reservation_terminates_other_servers_on_its_host(self):
@@ -464,9 +471,9 @@ class PreemptibleLeaseTest(PreemptibleTest):
                           rule, lease['id'], evicted, host, state))
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
-        self.assertEqual(('ACTIVE', other), self.host_of(kept),
-                         'spec: servers on hosts the reservation does not '
-                         'allocate are untouched')
+        self.assert_untouched(kept, other,
+                              'spec: servers on hosts the reservation does '
+                              'not allocate are untouched')
         # The owner's boot: blazar's flavor has the reservation's id.
         reserved = self.boot(flavor=leases.reservation_id(lease))
         self.assertEqual(('ACTIVE', host), self.host_of(reserved),
