@@ -9,6 +9,30 @@ service_option = [
     cfg.BoolOpt('senlin', default=False,
                 help='Whether the clustering API (senlin) is expected to '
                      'be available (seed 002).'),
+    cfg.BoolOpt('blazar', default=False,
+                help='Whether the reservation API (blazar, with '
+                     'blazar-nova\'s '
+                     'BlazarFilter in nova\'s scheduler) is expected to be '
+                     'available (seed 004).'),
+]
+
+# The reservation (blazar) API's client settings. Tempest has no group for
+# it; blazar-tempest-plugin's [resource_reservation] is not reused so the
+# two plugins can be installed side by side without an option clash.
+reservation_group = cfg.OptGroup(
+    name='conformance_reservation',
+    title='Reservation (blazar) API client options of the conformance suite')
+
+ReservationGroup = [
+    cfg.StrOpt('catalog_type', default='reservation',
+               help='Catalog type of the reservation (blazar) service.'),
+    cfg.StrOpt('endpoint_type', default='publicURL',
+               choices=['public', 'admin', 'internal', 'publicURL',
+                        'adminURL', 'internalURL'],
+               help='The endpoint type to use for the reservation service.'),
+    cfg.StrOpt('region', default='',
+               help='The reservation region name to use. Empty: '
+                    '[identity] region.'),
 ]
 
 conformance_group = cfg.OptGroup(
@@ -70,4 +94,14 @@ ConformanceGroup = [
                      '(it previews their template on heat): the affinity '
                      'policy\'s profile-type check needs a cluster (of no '
                      'nodes) of another type than os.nova.server.'),
+    cfg.ListOpt('preemptible_hosts', default=[],
+                help='Compute hosts (nova service host names) the '
+                     'preemptible-instance tests (seed 004) may use as '
+                     'blazar freepool hosts: they enrol each one in blazar '
+                     'unless it is already, reserve them in host leases, '
+                     'and give back what they enrolled. At least two. '
+                     'Empty: those tests skip.'),
+    cfg.StrOpt('blazar_freepool', default='freepool',
+               help='Name of blazar\'s freepool aggregate ([nova] '
+                    'aggregate_freepool_name in blazar.conf).'),
 ]

@@ -9,6 +9,7 @@ from conformance_tests import config as project_config
 from conformance_tests.services.clustering import v1 as clustering_services
 from conformance_tests.services import compute as compute_services
 from conformance_tests.services import placement as placement_services
+from conformance_tests.services.reservation import v1 as reservation_services
 
 
 def _service_clients(name, service_version, config_group, module):
@@ -22,7 +23,8 @@ def _service_clients(name, service_version, config_group, module):
     """
     params = {
         'name': name,
-        # Tempest owns 'compute' and 'placement'; ours must not clash.
+        # Tempest owns 'compute' and 'placement' (and blazar-tempest-plugin
+        # 'reservation'); ours must not clash.
         'service_version': service_version,
         'module_path': module.__name__,
         'client_names': module.__all__,
@@ -61,11 +63,16 @@ class ConformancePlugin(plugins.TempestPlugin):
         config.register_opt_group(
             conf, project_config.conformance_group,
             project_config.ConformanceGroup)
+        config.register_opt_group(
+            conf, project_config.reservation_group,
+            project_config.ReservationGroup)
 
     def get_opt_lists(self):
         return [
             (project_config.conformance_group.name,
              project_config.ConformanceGroup),
+            (project_config.reservation_group.name,
+             project_config.ReservationGroup),
             ('service_available', project_config.service_option),
         ]
 
@@ -78,4 +85,8 @@ class ConformancePlugin(plugins.TempestPlugin):
                              'conformance-compute.v2', 'compute',
                              compute_services),
             _clustering_clients(),
+            _service_clients('conformance_reservation_v1',
+                             'conformance-reservation.v1',
+                             project_config.reservation_group.name,
+                             reservation_services),
         ]

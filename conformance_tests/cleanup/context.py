@@ -29,7 +29,8 @@ class Context(object):
         for attr in ('servers_client', 'server_groups_client',
                      'flavors_client', 'aggregates_client', 'quotas_client',
                      'users_client', 'projects_client', 'placement_client',
-                     'clustering_client'):
+                     'clustering_client', 'leases_client', 'hosts_client',
+                     'enrolled_marker'):
             setattr(self, attr, None)
         for attr, value in clients.items():
             setattr(self, attr, value)
@@ -94,9 +95,19 @@ def from_conf(conf):
     if conf.service_available.senlin:
         from conformance_tests.api.clustering import base as clustering
         ctx.clustering_client = clustering.clustering_client_for(manager)
+    if conf.service_available.blazar:
+        _add_reservation(ctx, manager, conf)
     ctx.fault = faults.backend(conf)
     ctx.cell = conf.conformance.cell_down_name or None
     return ctx
+
+
+def _add_reservation(ctx, manager, conf):
+    from conformance_tests.cleanup import reservation as cleanup_reservation
+    ctx.leases_client = manager.conformance_reservation_v1.LeasesClient()
+    ctx.hosts_client = manager.conformance_reservation_v1.HostsClient()
+    ctx.enrolled_marker = cleanup_reservation.enrolled_marker(
+        conf.conformance.resource_prefix)
 
 
 def _kept_zones(conf):

@@ -22,6 +22,7 @@ import os
 import sys
 
 from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud import fake_compute
 from conformance_tests.cloud import schema_cache
 from conformance_tests.cloud import fake_transport_wakeup
 
@@ -70,6 +71,12 @@ def _register_password_auth_opts(conf, group):
             conf.register_opt(opt, group=group)
 
 
+def _extra_compute(entry):
+    """(host, cell[, destroy seconds]) of the nova.extra_computes hook."""
+    host, cell = entry[:2]
+    return host, cell, (entry[2] if len(entry) > 2 else 0)
+
+
 class NovaCloud(object):
     def __init__(self, proc, config, service_name):
         self.proc = proc
@@ -96,6 +103,8 @@ class NovaCloud(object):
         h.useFixture(nova_fixtures.RealPolicyFixture())
         conf = nova_conf.CONF
         from keystonemiddleware import auth_token  # noqa: F401
+        for module in self.config.get('imports', ()):
+            importlib.import_module(module)
         for group, options in self.config['flags'].items():
             if 'auth_type' in options:
                 _register_password_auth_opts(conf, group)
@@ -107,11 +116,16 @@ class NovaCloud(object):
         h.start_service('conductor')
         h.start_service('scheduler')
         # The descriptor's layout (`cloud up --computes N` grows it), then
-        # the computes other services contribute (senlin's DRS host).
-        for host, cell in (list(self.config.get('computes',
-                                                compute_layout.HOSTS)) +
-                           list(self.config.get('extra_computes', ()))):
+        # the computes other services contribute (blazar's freepool hosts,
+        # with their hypervisors' destroy time; senlin's DRS host).
+        for host, cell in self.config.get('computes', compute_layout.HOSTS):
             h._start_compute(host, cell_name=cell)
+        for host, cell, destroy_seconds in (
+                _extra_compute(c)
+                for c in self.config.get('extra_computes', ())):
+            compute = h._start_compute(host, cell_name=cell)
+            fake_compute.give_destroy_time(
+                compute.manager.driver, destroy_seconds)
 
     def api_app(self):
         from paste import deploy

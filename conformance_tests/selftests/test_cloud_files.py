@@ -316,8 +316,11 @@ class NovaConfigTest(testtools.TestCase):
     """nova's config, and the hooks other descriptors contribute to."""
 
     def ctx(self, *extra):
+        # Registered services that contribute to nova (blazar) are left
+        # out: each test names the contributions it checks.
         return fake_launch_context(services.start_order(
-            list(services.all()) + list(extra)))
+            [s for s in services.all() if not s.contributions()]
+            + list(extra)))
 
     def test_own_config(self):
         config = nova.nova_config(self.ctx())
@@ -353,3 +356,24 @@ class NovaConfigTest(testtools.TestCase):
             'DEFAULT': {'compute_driver': 'other.Driver'}}}
         e = self.assertRaises(ValueError, nova.nova_config, self.ctx(other))
         self.assertIn('compute_driver', str(e))
+
+    def test_extra_computes_of_every_registered_service(self):
+        # One hook carries every contributed compute, apart from the
+        # layout (which it never changes); an entry may carry its
+        # hypervisor's destroy time (blazar's freepool hosts), or not
+        # (senlin's DRS host: 0, the fake driver's own).
+        from conformance_tests.cloud import compute_layout
+        from conformance_tests.cloud import nova_app
+        from conformance_tests.cloud.services import blazar
+        from conformance_tests.cloud.services import senlin
+        config = nova.nova_config(fake_launch_context())
+        self.assertEqual([list(h) for h in compute_layout.HOSTS],
+                         config['computes'])
+        started = [nova_app._extra_compute(c)
+                   for c in config['extra_computes']]
+        self.assertEqual(
+            [(senlin.DRS_HOST, senlin.DRS_CELL, 0)]
+            + [(h, blazar.FREEPOOL_CELL, blazar.DESTROY_SECONDS)
+               for h in blazar.FREEPOOL_HOSTS], started)
+        layout = {h for h, _ in compute_layout.HOSTS}
+        self.assertFalse(layout & {h for h, _, _ in started})

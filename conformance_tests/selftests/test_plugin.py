@@ -13,6 +13,7 @@ from tempest.lib.common import rest_client
 
 from conformance_tests.services import compute
 from conformance_tests.services import placement
+from conformance_tests.services.reservation import v1 as reservation
 
 TEMPEST_CONF = """\
 [DEFAULT]
@@ -27,6 +28,8 @@ ca_certificates_file = {tmp}/ca.pem
 http_timeout = 17
 [placement]
 endpoint_type = internal
+[conformance_reservation]
+endpoint_type = admin
 [compute]
 build_interval = 3
 build_timeout = 44
@@ -47,7 +50,9 @@ PROBE = textwrap.dedent("""
     for name, classes in (
             ('conformance_placement_v1', ['TopologyClient',
                                           'UsagesClient']),
-            ('conformance_compute_v2', ['RawComputeClient'])):
+            ('conformance_compute_v2', ['RawComputeClient']),
+            ('conformance_reservation_v1', ['LeasesClient',
+                                            'HostsClient'])):
         for cls in classes:
             c = getattr(getattr(manager, name), cls)()
             pool = c.http_obj.connection_pool_kw
@@ -64,7 +69,7 @@ PROBE = textwrap.dedent("""
 class ExportsTest(testtools.TestCase):
 
     def test_every_export_is_a_rest_client(self):
-        for module in (placement, compute):
+        for module in (placement, compute, reservation):
             self.assertNotEqual([], module.__all__)
             for name in module.__all__:
                 cls = getattr(module, name)
@@ -102,7 +107,9 @@ class RegistrationTest(testtools.TestCase):
         for name, service, endpoint_type in (
                 ('TopologyClient', 'placement', 'internal'),
                 ('UsagesClient', 'placement', 'internal'),
-                ('RawComputeClient', 'compute', 'publicURL')):
+                ('RawComputeClient', 'compute', 'publicURL'),
+                ('LeasesClient', 'reservation', 'admin'),
+                ('HostsClient', 'reservation', 'admin')):
             self.assertEqual({
                 'service': service, 'region': 'RegionX',
                 'endpoint_type': endpoint_type, 'build_timeout': 44,
@@ -111,5 +118,6 @@ class RegistrationTest(testtools.TestCase):
 
     def test_disabled_certificate_validation_reaches_the_clients(self):
         found, _ = self.probe('true')
-        for name in ('TopologyClient', 'UsagesClient', 'RawComputeClient'):
+        for name in ('TopologyClient', 'UsagesClient', 'RawComputeClient',
+                     'LeasesClient', 'HostsClient'):
             self.assertTrue(found[name]['dscv'], name)

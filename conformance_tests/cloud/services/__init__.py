@@ -17,6 +17,7 @@ REGISTERED = (
     'conformance_tests.cloud.services.glance',
     'conformance_tests.cloud.services.orchestration_stub',
     'conformance_tests.cloud.services.senlin',
+    'conformance_tests.cloud.services.blazar',
 )
 
 

@@ -4,14 +4,21 @@ Assembled in one process with nova's own shipped harness (nova_app.py);
 the fault control endpoint (cell outages, nova_faults.py) is a second
 listener of the same process, on loopback, not in the catalog.
 
-Hooks nova offers the other descriptors (blazar will use both):
+Hooks nova offers the other descriptors:
 - ``nova.scheduler_filters``: filter names appended to
   ``[filter_scheduler] enabled_filters`` (and to what tempest.conf says
   nova runs with);
 - ``nova.conf``: ``{group: {option: value}}`` merged into nova's config
   (a clash with nova's own value is an error, not a silent override);
-- ``nova.computes``: ``[(host, cell)]`` fake computes started besides
-  compute_layout.HOSTS, in no zone's aggregate (senlin's DRS host).
+- ``nova.imports``: modules imported in nova's process before its config
+  is applied (a scheduler filter registering its own options);
+- ``nova.extra_computes``: ``(host, cell[, destroy_seconds])`` fake
+  computes started beside the layout's hosts (compute_layout.py, which
+  they never change), in no zone's aggregate: hosts a service manages
+  itself or needs apart from the seed zones (blazar's freepool hosts,
+  senlin's DRS host). ``destroy_seconds`` is how long the host's
+  hypervisor takes to destroy a server (fake_compute.py: the fake driver
+  takes none, a real one seconds); absent, 0.
 """
 
 import json
@@ -33,7 +40,8 @@ SCHEDULER_FILTERS_BASE = (
     'ComputeFilter', 'ComputeCapabilitiesFilter', 'ImagePropertiesFilter',
     'ServerGroupAntiAffinityFilter', 'ServerGroupAffinityFilter',
     'SameHostFilter', 'DifferentHostFilter')
-COMPUTES = 'nova.computes'
+NOVA_IMPORTS = 'nova.imports'
+EXTRA_COMPUTES = 'nova.extra_computes'
 # The microversion the launcher's own set-up requests speak.
 SETUP_MICROVERSION = {'OpenStack-API-Version': 'compute 2.64'}
 
@@ -51,12 +59,16 @@ class Nova(base.Service):
     imports = ('nova.test', 'nova.tests.fixtures', 'paste.deploy',
                'keystonemiddleware.auth_token')
     mutants_modules = ('conformance_tests.cloud.mutants.nova',
-                       'conformance_tests.cloud.mutants.nova_quota')
+                       'conformance_tests.cloud.mutants.nova_quota',
+                       # blazar-nova's filter runs in nova's scheduler
+                       'conformance_tests.cloud.mutants.blazar_filter')
     hooks_offered = {
         SCHEDULER_FILTERS: 'filter names appended to nova\'s '
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
-        COMPUTES: '[(host, cell)] more fake computes, in no zone',
+        NOVA_IMPORTS: 'modules imported before nova\'s config is applied',
+        EXTRA_COMPUTES: '(host, cell[, destroy_seconds]) fake computes in '
+                        'no zone, beside the layout',
     }
     # zone_computes: hosts in the anti-affinity zone (`cloud up
     # --computes N`, compute_layout.py); the default is today's three.
@@ -172,11 +184,14 @@ def nova_config(ctx):
                         '%r' % (group, option, value, mine[option]))
                 mine[option] = value
     # the layout's hosts; apart, the computes other services contribute
-    # (in no zone: senlin's DRS host)
-    return {'flags': flags, 'computes': [
-        list(c) for c in compute_layout.hosts(ctx.settings['zone_computes'])],
-        'extra_computes': [list(c) for cs in ctx.contributions(COMPUTES)
-                           for c in cs]}
+    # (in no zone: blazar's freepool hosts, senlin's DRS host)
+    return {'flags': flags,
+            'computes': [list(c) for c in compute_layout.hosts(
+                ctx.settings['zone_computes'])],
+            'imports': [m for ms in ctx.contributions(NOVA_IMPORTS)
+                        for m in ms],
+            'extra_computes': [list(c) for cs in ctx.contributions(
+                EXTRA_COMPUTES) for c in cs]}
 
 
 def zone_quota(zone_computes):

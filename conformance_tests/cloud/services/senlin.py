@@ -21,6 +21,7 @@ import sys
 
 from conformance_tests.cloud import service_configs
 from conformance_tests.cloud.services import base
+from conformance_tests.cloud.services import nova as nova_service
 
 # A fake compute named so: the DRS extension looks for "drs" in the
 # hypervisor hostname, which nova's fake driver takes from the host name.
@@ -41,7 +42,7 @@ class Senlin(base.Service):
     mutants_modules = ('conformance_tests.cloud.mutants.senlin',)
 
     def contributions(self):
-        return {'nova.computes': [(DRS_HOST, DRS_CELL)]}
+        return {nova_service.EXTRA_COMPUTES: [(DRS_HOST, DRS_CELL)]}
 
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):

@@ -1,4 +1,5 @@
-"""What placement counts as used, for the quota tests of seed 001."""
+"""What placement counts as used: for the quota tests of seed 001, and the
+room left on a host for the freepool-full test of seed 004."""
 
 import json
 
@@ -21,3 +22,30 @@ class UsagesClient(rest_client.RestClient):
         resp, body = self.get(url, headers=headers)
         self.expected_success(200, resp.status)
         return json.loads(body)['usages']
+
+    def _get(self, url):
+        headers = self.get_headers()
+        headers['OpenStack-API-Version'] = 'placement %s' % (
+            USAGES_MICROVERSION)
+        resp, body = self.get(url, headers=headers)
+        self.expected_success(200, resp.status)
+        return json.loads(body)
+
+    def room(self, provider_name, resource_class):
+        """What one more allocation of ``resource_class`` may take on the
+        provider named ``provider_name``: ``(free, max_unit)``, free being
+        (total - reserved) * allocation_ratio - used, as placement counts
+        it when it picks candidates."""
+        providers = self._get('/resource_providers?name=%s' % (
+            provider_name))['resource_providers']
+        if len(providers) != 1:
+            raise ValueError('%d resource providers named %s' % (
+                len(providers), provider_name))
+        uuid = providers[0]['uuid']
+        inventory = self._get('/resource_providers/%s/inventories' % uuid)[
+            'inventories'][resource_class]
+        used = self._get('/resource_providers/%s/usages' % uuid)[
+            'usages'].get(resource_class, 0)
+        free = int((inventory['total'] - inventory['reserved'])
+                   * inventory['allocation_ratio']) - used
+        return free, inventory['max_unit']

@@ -1,0 +1,140 @@
+"""Seed 004: the lease and host API the preemptible tests rely on.
+
+Blazar's API reference (v1): create a lease is 201 with the lease, show
+200, delete 204; an invalid or past date, or an end before the start, is
+400; an unknown lease is 404; the host API is the operator's (403 for a
+project member), an unknown host is 404 and a host enrolled twice 409.
+Leases here start two days ahead and last an hour, so they reserve
+nothing the other tests use now; they are deleted, also on failure.
+"""
+
+import datetime
+
+from oslo_utils import timeutils
+from tempest import config
+from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
+from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
+from tempest import test
+
+from conformance_tests.scenario import test_preemptible_instances as seed
+from conformance_tests.services.reservation import leases
+
+CONF = config.CONF
+AHEAD = datetime.timedelta(days=2)
+
+
+class LeaseAPITest(test.BaseTestCase):
+    credentials = ['primary', 'admin']
+
+    @classmethod
+    def skip_checks(cls):
+        super().skip_checks()
+        reason = seed.skip_reason(CONF)
+        if reason:
+            raise cls.skipException(reason)
+
+    @classmethod
+    def setup_clients(cls):
+        super().setup_clients()
+        member = cls.os_primary.conformance_reservation_v1
+        cls.leases = member.LeasesClient()
+        cls.member_hosts = member.HostsClient()
+        cls.hosts = cls.os_admin.conformance_reservation_v1.HostsClient()
+
+    def lease_body(self, host=None, start=None, minutes=60):
+        start = start or timeutils.utcnow() + AHEAD
+        return leases.host_lease(
+            data_utils.rand_name(prefix=CONF.conformance.resource_prefix,
+                                 name='lease'),
+            host or CONF.conformance.preemptible_hosts[-1], start, start=start,
+            minutes=minutes)
+
+    def create(self, body):
+        lease = self.leases.create_lease(**body)['lease']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        self.leases.delete_lease, lease['id'])
+        return lease
+
+    def assert_status(self, expected, call, rule):
+        try:
+            call()
+        except lib_exc.RestClientException as e:
+            self.assertEqual(expected, e.resp.status, '%s: answered %s' % (
+                rule, e.resp.status))
+        else:
+            self.fail('%s: accepted' % rule)
+
+    @decorators.idempotent_id('9d0853e3-e5f8-4158-9528-bf5890f68382')
+    def test_host_lease_lifecycle(self):
+        rule = ('api-ref: POST /leases is 201 with the lease, GET 200, '
+                'DELETE 204, then GET 404')
+        body = self.lease_body()
+        lease = self.create(body)
+        for key in ('id', 'name', 'start_date', 'end_date', 'status',
+                    'reservations', 'project_id', 'user_id'):
+            self.assertIn(key, lease, '%s: created lease has no %s' % (
+                rule, key))
+        self.assertEqual(body['name'], lease['name'])
+        self.assertEqual(leases.PENDING, lease['status'],
+                         '%s: a lease starting later is PENDING' % rule)
+        (res,) = lease['reservations']
+        self.assertEqual(leases.HOST_RESOURCE, res['resource_type'])
+        shown = self.leases.show_lease(lease['id'])['lease']
+        self.assertEqual((lease['id'], lease['start_date']),
+                         (shown['id'], shown['start_date']), rule)
+        listed = [item['id'] for item in
+                  self.leases.list_leases()['leases']]
+        self.assertIn(lease['id'], listed, '%s: not listed' % rule)
+        self.leases.delete_lease(lease['id'])  # checks 204
+        self.assert_status(404, lambda: self.leases.show_lease(lease['id']),
+                           '%s: a deleted lease is gone' % rule)
+
+    @decorators.idempotent_id('58c084cb-9c87-477f-a3b9-9bbb81baf962')
+    def test_bad_requests_are_refused(self):
+        now = timeutils.utcnow()
+        bad_date = dict(self.lease_body(), start_date='2026-13-45 99:99')
+        self.assert_status(400, lambda: self.create(bad_date),
+                           'api-ref: an invalid start date is 400')
+        backwards = self.lease_body(start=now + AHEAD, minutes=-60)
+        self.assert_status(400, lambda: self.create(backwards),
+                           'api-ref: an end before the start is 400')
+        past = self.lease_body(start=now - AHEAD)
+        self.assert_status(400, lambda: self.create(past),
+                           'api-ref: a start in the past is 400')
+        missing = '00000000-0000-4000-8000-000000000000'
+        self.assert_status(404, lambda: self.leases.show_lease(missing),
+                           'api-ref: an unknown lease is 404 (show)')
+        self.assert_status(404, lambda: self.leases.delete_lease(missing),
+                           'api-ref: an unknown lease is 404 (delete)')
+        self.assert_status(403, self.member_hosts.list_hosts,
+                           'api-ref: the host API is the operator\'s')
+        self.assert_status(
+            404, lambda: self.hosts.create_host(name=data_utils.rand_name(
+                prefix=CONF.conformance.resource_prefix, name='nohost')),
+            'api-ref: enrolling an unknown host is 404')
+        self.assert_status(
+            409, lambda: self.hosts.create_host(
+                name=CONF.conformance.preemptible_hosts[0]),
+            'api-ref: enrolling an enrolled host is 409')
+
+    @decorators.idempotent_id('76ae96db-61ca-43b0-a18c-0a5bb7080ed5')
+    def test_bad_reservations_are_client_errors(self):
+        rule = ('api-ref: a lease whose reservation cannot be made is a '
+                'client error (4xx), not a server error')
+        unknown_type = self.lease_body()
+        unknown_type['reservations'][0]['resource_type'] = 'nonsense'
+        no_such_host = self.lease_body(host=data_utils.rand_name(
+            prefix=CONF.conformance.resource_prefix, name='nohost'))
+        for what, body in (('an unknown resource_type', unknown_type),
+                           ('a host no one has', no_such_host)):
+            try:
+                lease = self.create(body)
+            except lib_exc.RestClientException as e:
+                status = e.resp.status
+            else:
+                self.fail('%s: %s was accepted (lease %s)' % (
+                    rule, what, lease['id']))
+            self.assertTrue(400 <= status < 500, '%s: %s rejected with %d' % (
+                rule, what, status))

@@ -1,0 +1,45 @@
+"""Blazar: the run's leases and the hosts the suite enrolled.
+
+Leases go first: ending one gives its hosts back to the freepool (and
+blazar refuses to remove a host a lease still holds). Hosts are removed
+from blazar only when the suite enrolled them: the seed-004 tests mark
+their enrolments with the extra capability ENROLLED_BY (``<resource
+prefix>_enrolled``); hosts an operator enrolled are never touched.
+"""
+
+from conformance_tests.cleanup import kinds
+
+ENROLLED_SUFFIX = '_enrolled'
+
+
+def enrolled_marker(prefix):
+    """The extra capability a suite enrolment carries (blazar stores any
+    unknown key of POST /os-hosts as one)."""
+    return prefix + ENROLLED_SUFFIX
+
+
+class Leases(kinds.Kind):
+    singular, plural = 'lease', 'leases'
+
+    def find(self, ctx):
+        return [kinds.Item(lease['id'], '%s (%s)' % (
+            lease['name'], lease['id']), lease)
+            for lease in ctx.leases_client.list_leases()['leases']
+            if ctx.names.made(lease['name'])]
+
+    def remove_one(self, ctx, item):
+        ctx.leases_client.delete_lease(item.id)
+
+
+class Hosts(kinds.Kind):
+    singular, plural = 'blazar host enrolment', 'blazar host enrolments'
+
+    def find(self, ctx):
+        marker = ctx.enrolled_marker
+        return [kinds.Item(host['id'], '%s (%s)' % (
+            host.get('hypervisor_hostname'), host['id']), host)
+            for host in ctx.hosts_client.list_hosts()['hosts']
+            if str(host.get(marker, '')).lower() == 'true']
+
+    def remove_one(self, ctx, item):
+        ctx.hosts_client.delete_host(item.id)

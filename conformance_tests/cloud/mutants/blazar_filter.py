@@ -1,0 +1,103 @@
+"""Seed 004: mutants of blazar-nova's BlazarFilter, in nova's process.
+
+Registered by nova's descriptor (the filter runs in nova's scheduler);
+blazar's own mutants and references are in mutants/blazar.py.
+"""
+
+from conformance_tests.cloud.mutants.blazar import FREEPOOL_FULL
+from conformance_tests.cloud.mutants.blazar import FREEPOOL_ONLY
+from conformance_tests.cloud.mutants.blazar import REGULAR_OUTSIDE
+from conformance_tests.cloud.mutants.blazar import RESERVED_HOST
+from conformance_tests.cloud.mutants import register
+
+
+def _filter_class():
+    from blazarnova.scheduler.filters import blazar_filter
+    return blazar_filter
+
+
+def _patch_host_passes(decide):
+    """Replace BlazarFilter.host_passes by ``decide(original, self, host,
+    spec, preemptible, pools)``."""
+    module = _filter_class()
+    original = module.BlazarFilter.host_passes
+
+    def host_passes(self, host_state, spec_obj):
+        from oslo_utils import strutils
+        extra = spec_obj.flavor.extra_specs
+        preemptible = strutils.bool_from_string(
+            extra.get(module.FLAVOR_PREEMPTIBLE, False))
+        hinted = spec_obj.get_scheduler_hint('reservation')
+        if hinted or module.FLAVOR_EXTRA_SPEC in extra:
+            return original(self, host_state, spec_obj)
+        return decide(original, self, host_state, spec_obj, preemptible,
+                      self.fetch_blazar_pools(host_state))
+
+    module.BlazarFilter.host_passes = host_passes
+
+
+@register('blazar-preemptible-anywhere', 'nova', (FREEPOOL_ONLY,),
+          'preemptible instances must not run on hosts not managed by '
+          'Blazar')
+def preemptible_anywhere():
+    def decide(original, self, host, spec, preemptible, pools):
+        if preemptible and not pools:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-regular-in-freepool', 'nova', (REGULAR_OUTSIDE,),
+          'regular instances are not allowed to run on freepool hosts')
+def regular_in_freepool():
+    def decide(original, self, host, spec, preemptible, pools):
+        if not preemptible:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-wrong-property', 'nova', (FREEPOOL_ONLY,),
+          'a preemptible request is identified by the flavor property '
+          'blazar:preemptible=true')
+def wrong_property():
+    module = _filter_class()
+    module.FLAVOR_PREEMPTIBLE = 'preemptible'
+
+
+@register('blazar-preemptible-on-reserved', 'nova', (RESERVED_HOST,),
+          'preemptible instances must not run on hosts belonging to a '
+          'reservation')
+def preemptible_on_reserved():
+    def decide(original, self, host, spec, preemptible, pools):
+        if preemptible and pools:
+            return True
+        return original(self, host, spec)
+    _patch_host_passes(decide)
+
+
+@register('blazar-preemptible-spills-over', 'nova', (FREEPOOL_FULL,),
+          'a preemptible that finds no room in the freepool fails to '
+          'schedule; it never spills onto hosts blazar does not manage')
+def preemptible_spills_over():
+    # A "best effort" fallback: when no candidate host passes the filter,
+    # a preemptible scheduled freely (no host asked for) may go to the
+    # unmanaged hosts. A request for one named host keeps the filter's
+    # answer, so only a full freepool shows it.
+    from oslo_utils import strutils
+    module = _filter_class()
+    original = module.BlazarFilter.filter_all
+
+    def filter_all(self, hosts, spec_obj):
+        hosts = list(hosts)
+        passed = list(original(self, hosts, spec_obj))
+        preemptible = strutils.bool_from_string(
+            spec_obj.flavor.extra_specs.get(module.FLAVOR_PREEMPTIBLE,
+                                            False))
+        asked = (spec_obj.obj_attr_is_set('requested_destination')
+                 and spec_obj.requested_destination is not None)
+        if passed or not preemptible or asked:
+            return passed
+        return [h for h in hosts if not self.fetch_blazar_pools(h)]
+
+    module.BlazarFilter.filter_all = filter_all

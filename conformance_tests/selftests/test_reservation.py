@@ -1,0 +1,160 @@
+"""Seed 004's pure parts: lease bodies, the blazar cleanup kinds over fake
+listings, and what blazar's descriptor contributes to nova. No cloud."""
+
+import datetime
+import json
+
+import testtools
+
+from conformance_tests.cleanup import names
+from conformance_tests.cleanup import reservation as cleanup_reservation
+from conformance_tests.cloud.services import blazar
+from conformance_tests.cloud.services import nova
+from conformance_tests.services.reservation import leases
+
+NOW = datetime.datetime(2026, 11, 21, 20, 33, 59)
+
+
+class LeaseBodyTest(testtools.TestCase):
+
+    def test_host_lease_pins_one_hypervisor(self):
+        body = leases.host_lease('conformance-lease-1', 'pool1', NOW, 5)
+        self.assertEqual('now', body['start_date'])
+        self.assertEqual('2026-11-21 20:38', body['end_date'])
+        (reservation,) = body['reservations']
+        self.assertEqual('physical:host', reservation['resource_type'])
+        self.assertEqual((1, 1), (reservation['min'], reservation['max']))
+        self.assertEqual(['==', '$hypervisor_hostname', 'pool1'],
+                         json.loads(reservation['hypervisor_properties']))
+
+    def test_instance_lease_pins_its_slot_to_one_hypervisor(self):
+        body = leases.host_lease('l', 'pool1', NOW,
+                                 reservation=leases.instance_reservation)
+        (reservation,) = body['reservations']
+        self.assertEqual('virtual:instance', reservation['resource_type'])
+        self.assertEqual((1, 1), (reservation['amount'],
+                                  reservation['vcpus']))
+        self.assertEqual(['==', '$hypervisor_hostname', 'pool1'],
+                         json.loads(reservation['resource_properties']))
+
+    def test_a_later_start_is_in_blazar_format(self):
+        body = leases.host_lease('l', 'pool1', NOW, start=NOW)
+        self.assertEqual('2026-11-21 20:33', body['start_date'])
+
+    def test_reservation_id_wants_exactly_one(self):
+        self.assertEqual('r1', leases.reservation_id(
+            {'id': 'l', 'reservations': [{'id': 'r1'}]}))
+        self.assertRaises(ValueError, leases.reservation_id,
+                          {'id': 'l', 'reservations': []})
+
+
+class _Fake(object):
+    def __init__(self, key, items):
+        self.key, self.items, self.deleted = key, items, []
+
+    def listing(self):
+        return {self.key: list(self.items)}
+
+    def delete(self, item_id):
+        self.deleted.append(item_id)
+
+
+class _Ctx(object):
+    def __init__(self, leases_list, hosts_list):
+        self.names = names.RunNames('conformance', ['PreemptibleLeaseTest'])
+        self.enrolled_marker = cleanup_reservation.enrolled_marker(
+            'conformance')
+        lf = _Fake('leases', leases_list)
+        hf = _Fake('hosts', hosts_list)
+        self.leases_fake, self.hosts_fake = lf, hf
+
+        class Leases(object):
+            list_leases = staticmethod(lf.listing)
+            delete_lease = staticmethod(lf.delete)
+
+        class Hosts(object):
+            list_hosts = staticmethod(hf.listing)
+            delete_host = staticmethod(hf.delete)
+
+        self.leases_client, self.hosts_client = Leases(), Hosts()
+
+
+class CleanupTest(testtools.TestCase):
+
+    def test_only_the_runs_leases_and_enrolments_go(self):
+        ctx = _Ctx(
+            [{'id': 'a', 'name': 'conformance-lease-123'},
+             {'id': 'b', 'name': 'operators-lease'}],
+            [{'id': '1', 'hypervisor_hostname': 'pool1',
+              'conformance_enrolled': 'true'},
+             {'id': '2', 'hypervisor_hostname': 'pool2'},
+             {'id': '3', 'hypervisor_hostname': 'pool3',
+              'other_enrolled': 'true'}])
+        for kind in (cleanup_reservation.Leases(),
+                     cleanup_reservation.Hosts()):
+            self.assertEqual([], kind.remove(ctx, kind.find(ctx)))
+        self.assertEqual(['a'], ctx.leases_fake.deleted)
+        self.assertEqual(['1'], ctx.hosts_fake.deleted)
+
+
+class DescriptorTest(testtools.TestCase):
+
+    def test_blazar_contributes_its_filter_and_hosts_to_nova(self):
+        given = blazar.SERVICE.contributions()
+        self.assertEqual(['BlazarFilter'], given[nova.SCHEDULER_FILTERS])
+        self.assertTrue(given[nova.NOVA_CONF]['blazar:physical:host'][
+            'allow_preemptibles'])
+        self.assertIn(blazar.FILTER, given[nova.NOVA_CONF][
+            'filter_scheduler']['available_filters'])
+        hosts = [h for h, _, _ in given[nova.EXTRA_COMPUTES]]
+        self.assertEqual(list(blazar.FREEPOOL_HOSTS), hosts)
+
+    def test_freepool_hypervisors_take_time_to_destroy(self):
+        given = blazar.SERVICE.contributions()[nova.EXTRA_COMPUTES]
+        self.assertEqual({blazar.DESTROY_SECONDS},
+                         {seconds for _, _, seconds in given})
+        self.assertGreater(blazar.DESTROY_SECONDS, 0)
+
+    def test_freepool_hosts_are_in_no_zone_of_the_layout(self):
+        from conformance_tests.cloud import compute_layout
+        zoned = {h for hosts in compute_layout.ZONES.values() for h in hosts}
+        self.assertFalse(zoned & set(blazar.FREEPOOL_HOSTS))
+        self.assertNotEqual(compute_layout.DOWN_CELL, blazar.FREEPOOL_CELL)
+
+
+class FakeComputeTest(testtools.TestCase):
+
+    class Driver(object):
+        def __init__(self):
+            self.calls = []
+
+        def destroy(self, context, instance, network_info):
+            self.calls.append(instance)
+            return 'destroyed'
+
+    def test_destroy_sleeps_first_then_destroys(self):
+        from unittest import mock
+
+        from conformance_tests.cloud import fake_compute
+        driver = self.Driver()
+        fake_compute.give_destroy_time(driver, 2)
+        order = []
+        with mock.patch.object(fake_compute.time, 'sleep',
+                               side_effect=lambda s: order.append(s)):
+            self.assertEqual('destroyed', driver.destroy('ctx', 'i1', []))
+        self.assertEqual([2], order)
+        self.assertEqual(['i1'], driver.calls)
+
+    def test_no_time_leaves_the_driver_alone(self):
+        from conformance_tests.cloud import fake_compute
+        driver = self.Driver()
+        destroy = driver.destroy
+        fake_compute.give_destroy_time(driver, 0)
+        self.assertEqual(destroy, driver.destroy)
+
+    def test_hook_entries_default_to_no_destroy_time(self):
+        from conformance_tests.cloud import nova_app
+        self.assertEqual(('h', 'cell1', 0),
+                         nova_app._extra_compute(['h', 'cell1']))
+        self.assertEqual(('h', 'cell1', 2),
+                         nova_app._extra_compute(['h', 'cell1', 2]))
