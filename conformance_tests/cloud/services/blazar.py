@@ -62,6 +62,15 @@ class Blazar(base.Service):
     # lease event runs, so it starts beside them, not after them.
     depends_on = ('keystone',)
     mutants_modules = ('conformance_tests.cloud.mutants.blazar',)
+    # What blazar_app.build imports: the API app and its v1 extensions,
+    # the manager and the two plugins it loads, the DB layer, and the
+    # API's keystonemiddleware (BlazarFilter runs in nova's process).
+    imports = ('blazar.api.v1.app', 'blazar.api.v1.leases.v1_0',
+               'blazar.api.v1.oshosts.v1_0', 'blazar.manager.service',
+               'blazar.plugins.oshosts.host_plugin',
+               'blazar.plugins.instances.instance_plugin',
+               'blazar.db.sqlalchemy.api', 'blazar.notification.notifier',
+               'keystonemiddleware.auth_token')
 
     # -- launcher side ---------------------------------------------------
     def contributions(self):

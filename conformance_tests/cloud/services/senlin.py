@@ -40,6 +40,15 @@ class Senlin(base.Service):
     service_user = True
     depends_on = ('keystone', 'glance', 'nova')
     mutants_modules = ('conformance_tests.cloud.mutants.senlin',)
+    # eventlet (prepare_process), the openstacksdk module senlin_compat
+    # patches, then what senlin_app.build imports: senlin's RPC setup,
+    # conductor, engine, models, and its paste pipeline's modules.
+    imports = ('eventlet', 'openstack.compute.v2._proxy',
+               'senlin.common.messaging', 'senlin.objects',
+               'senlin.conductor.service', 'senlin.engine.service',
+               'senlin.db.sqlalchemy.models', 'senlin.api.common.wsgi',
+               'senlin.api.middleware', 'senlin.api.openstack.v1.router',
+               'keystonemiddleware.auth_token')
 
     def contributions(self):
         return {nova_service.EXTRA_COMPUTES: [(DRS_HOST, DRS_CELL)]}
