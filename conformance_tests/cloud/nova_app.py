@@ -77,6 +77,31 @@ def _extra_compute(entry):
     return host, cell, (entry[2] if len(entry) > 2 else 0)
 
 
+def _untargeted_access_without_cell_lock(harness):
+    """Break a lock cycle of nova's harness that hangs a busy cloud.
+
+    The harness answers a DB call made without a target cell with the cell
+    targeted last, read under the CellDatabases readers-writer lock, which
+    prefers writers. Seen in a fresh clone at load 10-16 (py-spy): a
+    compute heartbeat held the cell database's write lock (DatabaseWriteLock)
+    and waited for that read lock behind the scheduler's cell switch; the
+    switch waited for a reader inside a target_cell block; that reader
+    waited for the write lock. Nothing moved again. Reading the one
+    attribute needs no lock (the switch assigns it whole, under the GIL),
+    so untargeted calls read it directly; target_cell blocks and the
+    switch keep nova's locking as it is.
+    """
+    import fixtures
+    cells = harness.cell_databases
+
+    def get_context_manager(context):
+        targeted = getattr(context, 'db_connection', None)
+        return targeted if targeted else cells._last_ctxt_mgr
+
+    harness.useFixture(fixtures.MonkeyPatch(
+        'nova.db.main.api.get_context_manager', get_context_manager))
+
+
 class NovaCloud(object):
     def __init__(self, proc, config, service_name):
         self.proc = proc
@@ -97,6 +122,7 @@ class NovaCloud(object):
         if not from_cache:
             schema_cache.save(schemas)
         h = self.harness
+        _untargeted_access_without_cell_lock(h)
         fake_transport_wakeup.install()
         # The harness loads nova's synthetic test policy (permissive where
         # its unit tests needed it); a cloud enforces the shipped defaults.
