@@ -1,21 +1,13 @@
 """When each test of a subunit v2 stream ran (the report reads verdicts;
 the bench needs start and stop times)."""
 
-import subunit
-import testtools
-
 from conformance_tests.report import results as results_mod
 
 
 def read_file(path):
     """{test id: {name, status, seconds, start, stop, requests}}."""
-    found = []
     with open(path, 'rb') as f:
-        case = subunit.ByteStreamToStreamResult(f, non_subunit_name='stdout')
-        collector = testtools.StreamToDict(found.append)
-        collector.startTestRun()
-        case.run(collector)
-        collector.stopTestRun()
+        found = results_mod.stream_tests(f)
     times = {}
     for test in found:
         start, stop = (test.get('timestamps') or (None, None))[:2]

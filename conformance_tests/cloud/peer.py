@@ -28,8 +28,8 @@ DEFAULT_WORKDIR = os.path.join('.conformance', 'peer')
 SUBUNIT = 'peer.subunit'
 KINDS = ('run', 'skip', 'fail')
 
-Entry = collections.namedtuple('Entry', 'kind prefix reason signature')
-Entry.__new__.__defaults__ = (None,)
+Entry = collections.namedtuple('Entry', 'kind prefix reason signature',
+                               defaults=(None,))
 # A fail entry excuses one failure only: ``fail <prefix> /<regex>/ why``,
 # the regex searched in the failure's traceback.
 SIGNATURE = re.compile(r'^/(?P<regex>(?:[^/\\]|\\.)+)/\s+(?P<why>.+)$')

@@ -69,6 +69,18 @@ def failure_kind(traceback):
     return ERROR
 
 
+def stream_tests(stream):
+    """Every test event of a subunit v2 stream, as testtools' dicts
+    (id, status, details, timestamps); non-subunit bytes are ignored."""
+    found = []
+    case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
+    collector = testtools.StreamToDict(found.append)
+    collector.startTestRun()
+    case.run(collector)
+    collector.stopTestRun()
+    return found
+
+
 def read(stream):
     """{idempotent id: {name, status, kind, message, requests, reason}}.
 
@@ -77,14 +89,8 @@ def read(stream):
     reason. Tests without an idempotent id (e.g. a class's set-up) are
     reported under their full name.
     """
-    found = []
-    case = subunit.ByteStreamToStreamResult(stream, non_subunit_name='stdout')
-    collector = testtools.StreamToDict(found.append)
-    collector.startTestRun()
-    case.run(collector)
-    collector.stopTestRun()
     results = {}
-    for test in found:
+    for test in stream_tests(stream):
         if test['status'] not in STATUS:
             continue  # 'exists', 'inprogress': not a verdict
         status = STATUS[test['status']]
