@@ -18,29 +18,13 @@ Alternating the two ways spreads the machine's load over both. Every
 server is deleted (and waited for) before the next boot; the anchor last.
 """
 
-import json
-import os
 import sys
 import time
 
+from conformance_tests.bench import measure_child
+
 MICROVERSION = '2.64'
 TIGHT_POLL = 0.02
-
-
-def _load_tempest(workspace):
-    os.environ['TEMPEST_CONFIG_DIR'] = os.path.join(workspace, 'etc')
-    os.environ['TEMPEST_CONFIG'] = 'tempest.conf'
-    from tempest import clients
-    from tempest.common import credentials_factory
-    from tempest import config
-    from tempest.lib.common import api_microversion_fixture
-    # Tempest's own way of sending a compute microversion (what a test
-    # class's min_microversion sets up), held for this whole process.
-    api_microversion_fixture.APIMicroversionFixture(
-        compute_microversion=MICROVERSION).setUp()
-    manager = clients.Manager(
-        credentials_factory.get_configured_admin_credentials())
-    return config.CONF, manager.servers_client
 
 
 def _tight_wait(client, server_id):
@@ -85,7 +69,8 @@ class BootMeter(object):
 
 
 def measure_all(workspace, count):
-    conf, client = _load_tempest(workspace)
+    conf, manager = measure_child.load_tempest(workspace, MICROVERSION)
+    client = manager.servers_client
     meter = BootMeter(conf, client)
     from conformance_tests.common import waiters
     out = {'poll_interval': conf.conformance.poll_interval,
@@ -116,19 +101,7 @@ def measure_all(workspace, count):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    if len(argv) != 2 or not argv[1].isdigit():
-        sys.stderr.write('usage: python -m conformance_tests.bench.boots '
-                         'WORKSPACE COUNT\n')
-        return 2
-    try:
-        figures = measure_all(argv[0], int(argv[1]))
-    except Exception as e:  # the bench records this line as the step's
-        sys.stderr.write('boot measurement failed: %s\n' % (
-            str(e).replace('\n', ' ')[:500] or type(e).__name__))
-        return 1
-    print(json.dumps(figures))
-    return 0
+    return measure_child.main('boots', measure_all, argv)
 
 
 if __name__ == '__main__':

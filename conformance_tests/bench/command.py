@@ -19,6 +19,7 @@ import time
 from conformance_tests.bench import children
 from conformance_tests.bench import cold_start
 from conformance_tests.bench import gabbi_cost
+from conformance_tests.bench import leases as lease_meter
 from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import plot
 from conformance_tests.bench import report
@@ -26,10 +27,11 @@ from conformance_tests.bench import scale
 from conformance_tests.bench import stats
 from conformance_tests.bench import suite_runs
 from conformance_tests.cloud import launcher
+from conformance_tests.cloud import profiles
 from conformance_tests.cloud import services
 from conformance_tests.common import ui
 
-STEPS = ('cloud', 'scale', 'runs', 'gabbi', 'mutants')
+STEPS = ('cloud', 'leases', 'scale', 'runs', 'gabbi', 'mutants')
 BOOT_KEYS = ('active_waiter', 'active_tight', 'error_waiter', 'error_tight')
 
 
@@ -49,6 +51,10 @@ def add_parser(sub, common):
     bench.add_argument('--boots', type=int, default=10, metavar='N',
                        help='rounds of boot measurements; each round boots '
                             '4 servers (default: %(default)s)')
+    bench.add_argument('--lease-rounds', type=int, default=2, metavar='N',
+                       help='rounds of lease-start measurements per profile; '
+                            'each round leases a freepool host over 0, 1 '
+                            'and 3 preemptibles (default: %(default)s)')
     bench.add_argument('--mutants-json', metavar='PATH', help=(
         'read mutant times from this mutants.json (of a run just made) '
         'instead of running `conformance mutants` (the default)'))
@@ -64,6 +70,7 @@ class Bench(object):
         self.files = os.path.join(self.workdir, 'bench')
         self.port_base = args.port_base
         self.boots = args.boots
+        self.lease_rounds = args.lease_rounds
         self.mutants_json = args.mutants_json
         self.steps = [s.strip() for s in args.steps.split(',') if s.strip()]
         unknown = sorted(set(self.steps) - set(STEPS))
@@ -72,6 +79,8 @@ class Bench(object):
                 ', '.join(unknown), ', '.join(STEPS)))
         if self.boots < 1:
             raise BenchError('--boots must be at least 1')
+        if self.lease_rounds < 1:
+            raise BenchError('--lease-rounds must be at least 1')
         if self.mutants_json and not os.path.isfile(self.mutants_json):
             raise BenchError('--mutants-json %s: no such file' %
                              self.mutants_json)
@@ -123,6 +132,10 @@ class Bench(object):
             if 'cloud' in self.steps:
                 self.figures['boots'] = self.step(
                     'boots', lambda: self.boot_latency(cloud))
+            if 'leases' in self.steps:
+                self.figures['leases'] = {'default': self.step(
+                    'leases (default)',
+                    lambda: self.lease_starts(cloud, profiles.DEFAULT))}
             if 'scale' in self.steps:
                 self.scale_point(cloud, 3)
         finally:
@@ -135,19 +148,24 @@ class Bench(object):
             if floor:
                 self.figures['cold_start'].update(floor)
 
-    def boot_latency(self, cloud):
-        self.progress('boot latency: %d rounds of 4 boots' % self.boots)
+    def measure_child(self, name, cloud, count, log_name=None):
+        """The JSON figures of ``python -m conformance_tests.bench.<name>``
+        run on ``cloud`` (measure_child.py)."""
         out = subprocess.run(
-            [sys.executable, '-m', 'conformance_tests.bench.boots',
-             cloud.workspace, str(self.boots)],
+            [sys.executable, '-m', 'conformance_tests.bench.' + name,
+             cloud.workspace, str(count)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=1800)
         if out.returncode:
-            log = os.path.join(self.files, 'boots.log')
+            log = os.path.join(self.files, (log_name or name) + '.log')
             with open(log, 'wb') as f:
                 f.write(out.stdout + b'\n' + out.stderr)
-            raise children.ChildError('boot measurement exited %d; see %s'
-                                      % (out.returncode, log))
-        raw = json.loads(out.stdout)
+            raise children.ChildError('%s measurement exited %d; see %s'
+                                      % (name, out.returncode, log))
+        return json.loads(out.stdout)
+
+    def boot_latency(self, cloud):
+        self.progress('boot latency: %d rounds of 4 boots' % self.boots)
+        raw = self.measure_child('boots', cloud, self.boots)
         figures = {k: v for k, v in raw.items() if k != 'samples'}
         figures['samples'] = raw['samples']
         for key in BOOT_KEYS:
@@ -155,6 +173,26 @@ class Bench(object):
         self.progress('boot p50: ACTIVE %s s (waiter) / %s s (20 ms loop); '
                       'ERROR %s s / %s s' % tuple(
                           figures[k]['p50'] for k in BOOT_KEYS))
+        return figures
+
+    def lease_starts(self, cloud, profile):
+        """Lease from `now` to a stable status over 0, 1 and 3
+        preemptibles (leases.py), on a cloud of ``profile``."""
+        counts = ', '.join(str(k) for k in lease_meter.PREEMPTIBLES)
+        self.progress('lease start (%s profile): %d rounds of leases over '
+                      '%s preemptibles' % (profile, self.lease_rounds,
+                                           counts))
+        raw = self.measure_child('leases', cloud, self.lease_rounds,
+                                 log_name='leases-' + profile)
+        figures = dict(raw, profile=profile, by_count={})
+        for count, samples in sorted(raw['samples'].items()):
+            statuses = sorted({s['status'] for s in samples})
+            figures['by_count'][count] = dict(
+                stats.summary([s['seconds'] for s in samples]),
+                statuses=statuses)
+            self.progress('  %s preemptible(s): %s in %s s (p50)' % (
+                count, '/'.join(statuses),
+                figures['by_count'][count]['p50']))
         return figures
 
     def scale_point(self, cloud, hosts):
@@ -171,6 +209,21 @@ class Bench(object):
             self.progress('  H=%d: %s s, %s boots/s (%s)' % (
                 hosts, point['seconds'], point['boots_per_s'],
                 point['status']))
+
+    def reference_leases(self):
+        """The lease starts again on a cloud with the spec references
+        (blazar waits for the evicted servers to be gone)."""
+        profile = 'spec-reference'
+        self.progress('starting the embedded cloud (--profile %s)' % profile)
+        cloud = launcher.EmbeddedCloud(
+            os.path.join(self.files, 'cloud-reference'),
+            port_base=self.port_base, say=lambda line: None,
+            **profiles.settings(profile))
+        cloud.up()
+        try:
+            return self.lease_starts(cloud, profile)
+        finally:
+            cloud.down(quiet=True)
 
     def other_scale_points(self):
         for hosts in scale.HOSTS:
@@ -242,8 +295,11 @@ class Bench(object):
     # -- all -------------------------------------------------------------
     def run(self):
         os.makedirs(self.files, exist_ok=True)
-        if 'cloud' in self.steps or 'scale' in self.steps:
+        if {'cloud', 'leases', 'scale'} & set(self.steps):
             self.step('cloud', self.cloud_steps)
+        if 'leases' in self.steps:
+            self.figures.setdefault('leases', {})['spec-reference'] = (
+                self.step('leases (spec-reference)', self.reference_leases))
         if 'scale' in self.steps:
             self.other_scale_points()
         if 'runs' in self.steps or 'gabbi' in self.steps:

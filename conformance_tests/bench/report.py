@@ -25,6 +25,29 @@ def _load(step):
     return 'load %s -> %s' % (step.get('load_before'), step.get('load_after'))
 
 
+def _lease_lines(leases):
+    lines = ['## Lease start (seed 004)', '',
+             'A host lease starting `now`, from POST /leases to the first '
+             'show (every 0.1 s) of ACTIVE, ERROR or TERMINATED, over 0, 1 '
+             'and 3 preemptible servers on the leased freepool host. '
+             'Upstream blazar 18 moves the host on while nova still deletes '
+             'its servers, so a lease over preemptibles goes ERROR; the '
+             'spec reference waits until they are gone.', '',
+             '| profile | preemptibles | n | status | p50 (s) | min | max '
+             '| load |', '|---|---|---|---|---|---|---|---|']
+    for profile in ('default', 'spec-reference'):
+        step = leases.get(profile) or {}
+        for count, s in sorted((step.get('by_count') or {}).items(),
+                               key=lambda kv: int(kv[0])):
+            lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+                profile, count, s.get('n'), '/'.join(s.get('statuses', [])),
+                s.get('p50'), s.get('min'), s.get('max'), _load(step)))
+        if not step.get('by_count'):
+            lines.append('| %s | - | - | not measured | - | - | - | - |'
+                         % profile)
+    return lines + ['']
+
+
 def markdown(fig):
     lines = ['# Benchmark of the suite and its embedded cloud', '',
              'One run of `conformance bench` on %s (%s cores), started %s, '
@@ -94,6 +117,7 @@ def markdown(fig):
     lines += ['', 'The ERROR boot is refused by the scheduler: hints ask for '
               'the same host as, and a different host from, one anchor '
               'server.', '']
+    lines += _lease_lines(fig.get('leases') or {})
     runs = fig.get('suite_runs') or {}
     lines += ['## Clean run (`conformance run`)', '',
               '| seed | wall (s), cloud start included | tests | tests\' span '

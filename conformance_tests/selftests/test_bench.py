@@ -123,7 +123,8 @@ class ReportTest(testtools.TestCase):
             text = f.read()
         for heading in ('## Targets', '## Cold start', '## Server boot',
                         '## Clean run', '## Gabbi cost', '## Mutant runs',
-                        '## Scale', '## Steps that failed', 'bench.png'):
+                        '## Scale', '## Steps that failed', 'bench.png',
+                        '## Lease start'):
             self.assertIn(heading, text)
         with open(json_path) as f:
             self.assertEqual(5, len(json.load(f)['targets']))
@@ -143,6 +144,11 @@ class OptionsTest(testtools.TestCase):
         e = self.assertRaises(command.BenchError, command.Bench,
                               self._bench('--mutants-json', '/nope.json'))
         self.assertIn('/nope.json', str(e))
+
+    def test_no_lease_round_is_refused(self):
+        e = self.assertRaises(command.BenchError, command.Bench,
+                              self._bench('--lease-rounds', '0'))
+        self.assertIn('--lease-rounds', str(e))
 
     def test_bench_uses_its_own_port_base_by_default(self):
         self.assertEqual(19100, self._bench().port_base)
@@ -191,3 +197,25 @@ class ImportFloorTest(testtools.TestCase):
         self.assertIn('keystone 3.0 s, nova 5.0 s', text)
         self.assertIn('longest import (5.0 s)', text)
         self.assertIn('over the 2 cores (4.0 s)', text)
+
+
+class LeaseSectionTest(testtools.TestCase):
+
+    def test_each_profile_and_count_is_a_row_unmeasured_said(self):
+        fig = {'machine': {'host': 'h', 'cores': 2, 'load_start': 0.1},
+               'started': 'now', 'targets': [], 'leases': {'default': {
+                   'load_before': 1.0, 'load_after': 2.0, 'by_count': {
+                       '3': {'n': 2, 'p50': 4.1, 'min': 3.9, 'max': 4.1,
+                             'statuses': ['ERROR']},
+                       '0': {'n': 2, 'p50': 2.5, 'min': 2.4, 'max': 2.5,
+                             'statuses': ['ACTIVE']}}}}}
+        text = report.markdown(fig)
+        rows = [line for line in text.splitlines()
+                if line.startswith(('| default', '| spec-reference'))]
+        self.assertEqual(
+            ['| default | 0 | 2 | ACTIVE | 2.5 | 2.4 | 2.5 | load 1.0 -> '
+             '2.0 |',
+             '| default | 3 | 2 | ERROR | 4.1 | 3.9 | 4.1 | load 1.0 -> '
+             '2.0 |',
+             '| spec-reference | - | - | not measured | - | - | - | - |'],
+            rows)
