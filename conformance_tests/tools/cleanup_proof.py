@@ -8,20 +8,26 @@
    look close (another plugin's dynamic credentials, names that start
    with the prefix without a run's shape; the launcher's zones are
    already there);
-2. starts `tempest run` of compute scenarios that boot servers, make
+2. makes, where the cloud has senlin or blazar, what killed seed-002 and
+   seed-004 tests leave (proof_seed_objects.py: a cluster with a policy
+   attached, its profile, a preemptible flavor, a suite enrolment, an
+   ACTIVE lease);
+3. starts `tempest run` of compute scenarios that boot servers, make
    server groups, a flavor, a user and quota changes, and waits until a
    server of the run exists;
-3. SIGKILLs Tempest's process group (workers included), then leaves what
+4. SIGKILLs Tempest's process group (workers included), then leaves what
    a killed run can leave but this one cannot be relied on to: the fault
    cell down (a disruptive test killed mid-outage) and a placement
    topology built with the suite's own builder whose cleanups never ran
    (a gabbi test killed mid-file);
-4. runs `conformance cleanup --workdir W` as a user would;
-5. counts, through the APIs, what is not in the baseline (servers,
-   server groups, flavors, aggregates, users, projects, quota changes,
-   providers, resource classes, traits) and the compute services nova
-   shows UNKNOWN (a cell still down), and checks every foreign resource
-   is still there.
+5. runs `conformance cleanup --workdir W` as a user would;
+6. counts, through the APIs, what is not in the baseline (servers,
+   server groups, flavors, aggregates and their hosts, users, projects,
+   quota changes, providers, resource classes, traits; clusters,
+   clustering policies and profiles, leases, blazar hosts) and the
+   compute services nova shows UNKNOWN (a cell still down), and checks
+   that every foreign resource and everything of the baseline is still
+   there (a leased host back in blazar's freepool).
 
 Exits 0 only when every count is 0 and nothing foreign went. Always
 stops the cloud.
@@ -36,18 +42,16 @@ import time
 import uuid
 
 from conformance_tests.common import ui
+from conformance_tests.tools import proof_errors
+from conformance_tests.tools import proof_seed_objects
 
 REGEX = (r'^conformance_tests\.scenario\.test_(quota_from_placement\.'
          r'QuotaUsageTest|server_group_spread\.ServerGroupSpreadTest)\.')
 WAIT_FOR_SERVER = 300  # s: Tempest start-up and a first boot, on a busy box
 EXTRA_WAIT_FOR_GROUP = 15
 DOWN_CELL_MICROVERSION = '2.69'  # services of a down cell show UNKNOWN
-KINDS = ('servers', 'server groups', 'flavors', 'aggregates', 'users',
-         'projects', 'resource providers', 'resource classes', 'traits')
 
-
-class ProofError(Exception):
-    pass
+ProofError = proof_errors.ProofError
 
 
 def main(argv=None):
@@ -83,20 +87,26 @@ def prove(cloud, workdir):
     conf = context.load_conf(os.path.join(cloud.workspace, 'etc',
                                           'tempest.conf'))
     ctx = context.from_conf(conf)
-    foreign = make_foreign(ctx, conf)
+    foreign = make_foreign(ctx, conf) + proof_seed_objects.make_foreign(
+        ctx, conf)
     baseline = inventory(ctx)
+    # Before the run: its zone-less boots must not take the idle host the
+    # proof enrols in blazar.
+    proof_seed_objects.leave(ctx, conf, ui.say)
+    before_run = inventory(ctx)
     run = start_run(cloud.workspace, workdir)
     try:
-        wait_for_run_servers(ctx, baseline, run)
+        wait_for_run_servers(ctx, before_run, run)
     finally:
         kill_group(run)
     ui.say('Tempest killed (SIGKILL to its process group)')
     leave_placement_topology(ctx, conf)
-    left = new_since(inventory(ctx), baseline)
+    after_run = inventory(ctx)
+    if not new_since(after_run, before_run)['servers']:
+        raise ProofError('the killed run left no server: nothing to prove')
+    left = new_since(after_run, baseline)
     run_projects, run_users = left['projects'], left['users']
     left['quota changes'] = quota_changes(ctx, run_projects, run_users)
-    if not left['servers']:
-        raise ProofError('the killed run left no server: nothing to prove')
     ctx.fault.cell_down(ctx.cell)
     if not cells_down(ctx):
         raise ProofError('the down-cell probe saw no UNKNOWN service with '
@@ -122,7 +132,7 @@ def prove(cloud, workdir):
     left['quota changes'] = quota_changes(
         ctx, run_projects & now['projects'], run_users)
     left['cells down'] = cells_down(ctx)
-    gone = {kind: sorted(baseline[kind] - now[kind]) for kind in KINDS}
+    gone = {kind: sorted(baseline[kind] - now[kind]) for kind in baseline}
     foreign_gone = sum(1 for kind, ident in foreign
                        if ident in gone[kind])
     ui.say('leftovers after cleanup: %s' % counts(left))
@@ -145,7 +155,8 @@ def inventory(ctx):
     from tempest.lib.common import api_microversion_fixture
     with api_microversion_fixture.APIMicroversionFixture(
             compute_microversion=context_microversion()):
-        return {
+        aggregates = ctx.aggregates_client.list_aggregates()['aggregates']
+        found = {
             'servers': {s['id'] for s in ctx.servers_client.list_servers(
                 all_tenants=True)['servers']},
             'server groups': {g['id'] for g in (
@@ -153,8 +164,10 @@ def inventory(ctx):
                     all_projects=True)['server_groups'])},
             'flavors': {f['id'] for f in ctx.flavors_client.list_flavors(
                 is_public=None)['flavors']},
-            'aggregates': {a['id'] for a in (
-                ctx.aggregates_client.list_aggregates()['aggregates'])},
+            'aggregates': {a['id'] for a in aggregates},
+            # A host a lease took out of blazar's freepool must be back.
+            'aggregate hosts': {'%s:%s' % (a['name'], host)
+                                for a in aggregates for host in a['hosts']},
             'users': {u['id'] for u in ctx.users_client.list_users()[
                 'users']},
             'projects': {p['id'] for p in ctx.projects_client.list_projects()[
@@ -165,6 +178,9 @@ def inventory(ctx):
                 ctx.placement_client.list_resource_classes())},
             'traits': set(ctx.placement_client.list_traits()),
         }
+    for kind, ids in proof_seed_objects.kinds(ctx).items():
+        found[kind] = ids()
+    return found
 
 
 def context_microversion():
@@ -173,7 +189,7 @@ def context_microversion():
 
 
 def new_since(now, baseline):
-    return {kind: now[kind] - baseline[kind] for kind in KINDS}
+    return {kind: now[kind] - baseline[kind] for kind in baseline}
 
 
 def quota_changes(ctx, projects, users):
