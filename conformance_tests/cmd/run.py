@@ -242,8 +242,9 @@ def cmd_mutants(args):
     known = mutants_mod.all_mutants()
     if args.list:
         for m in known:
-            print('%-34s %-10s %s [targets: %s]' % (
-                m.name, m.service, m.rule, ', '.join(m.targets)))
+            print('%-34s %-10s %s [targets: %s]%s' % (
+                m.name, m.service, m.rule, ', '.join(m.targets),
+                ' [profile: %s]' % m.profile if m.profile else ''))
         return 0
     scope = Scope(args)
     chosen = [m for m in known if set(m.targets) & set(scope.ids)]
@@ -287,8 +288,9 @@ def _run_mutants(args, scope, chosen, workdir):
             return None
         slot = slots.get()
         try:
-            ui.say('mutant %d of %d: %s (breaks: %s)' % (
-                k, len(chosen), mutant.name, mutant.rule))
+            ui.say('mutant %d of %d: %s%s (breaks: %s)' % (
+                k, len(chosen), mutant.name, ' on the %s profile' %
+                mutant.profile if mutant.profile else '', mutant.rule))
             result = _run_mutant(
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
@@ -325,16 +327,16 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base):
     if unknown:
         raise CommandError('mutant %s targets unknown capabilities: %s' % (
             mutant.name, ', '.join(unknown)))
-    judged = [t for t in mutant.targets if build.expectation(
-        by_id[t], args.profile)['status'] == 'pass']
+    profile = mutant_profile(mutant, args.profile)
+    judged = judged_targets(mutant, by_id, profile)
     if not judged:
         raise CommandError('mutant %s: every target is expected to fail or '
                            'skip in profile %s, so nothing can kill it' % (
-                               mutant.name, args.profile))
+                               mutant.name, profile))
     run_ids = scope.ids if args.matrix else mutant.targets
     cloud = launcher.EmbeddedCloud(mutant_dir, port_base=port_base,
                                    mutant=mutant.name, say=lambda m: None,
-                                   **profiles.settings(args.profile))
+                                   **profiles.settings(profile))
     try:
         cloud.up()
         try:
@@ -347,8 +349,21 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base):
             cloud.down(quiet=True)
     except (launcher.CloudError, tempest_runner.RunError) as e:
         raise CommandError('mutant %s: %s' % (mutant.name, e))
-    return mutant_outcome(mutant, scope.capabilities, results, judged,
-                          time.monotonic() - started)
+    return dict(mutant_outcome(mutant, scope.capabilities, results, judged,
+                               time.monotonic() - started), profile=profile)
+
+
+def mutant_profile(mutant, run_profile):
+    """The profile a mutant runs in: its own (a rule only the spec
+    reference keeps) or the run's."""
+    return mutant.profile or run_profile
+
+
+def judged_targets(mutant, by_id, profile):
+    """The targets a kill can come from: those expected to pass in
+    ``profile``."""
+    return [t for t in mutant.targets if t in by_id and build.expectation(
+        by_id[t], profile)['status'] == 'pass']
 
 
 def mutant_outcome(mutant, capabilities, results, judged, duration=0.0):

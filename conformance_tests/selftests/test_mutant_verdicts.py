@@ -132,3 +132,36 @@ class MutantsCommandTest(testtools.TestCase):
         for key, value in profiles.settings('legacy-quota').items():
             self.assertEqual(value, started[0][key])
         self.assertEqual('quota-ignores-user', started[0]['mutant'])
+
+
+class MutantProfileTest(testtools.TestCase):
+    """A mutant of a rule upstream already breaks runs where the rule
+    holds (the spec reference), and pep8 says so before CI's mutant run
+    would stop on it."""
+
+    CAPS = [{'id': 'x', 'tests': ['t-x'], 'no_mutant': None,
+             'expected_fail': {'status': 'fail', 'signature': 's'}}]
+
+    def test_mutant_of_an_expected_fail_rule_is_reported(self):
+        found = check_mutants.problems(self.CAPS, [
+            mutants.Mutant('m', 's', 'r', None, ('x',))])
+        self.assertEqual(1, len(found))
+        self.assertIn('nothing can kill it', found[0])
+
+    def test_on_the_spec_reference_it_can_be_killed(self):
+        mutant = mutants.Mutant('m', 's', 'r', None, ('x',),
+                                'spec-reference')
+        self.assertEqual([], check_mutants.problems(self.CAPS, [mutant]))
+        self.assertEqual('spec-reference',
+                         run.mutant_profile(mutant, 'default'))
+        self.assertEqual(['x'], run.judged_targets(
+            mutant, {'x': self.CAPS[0]}, 'spec-reference'))
+
+    def test_unknown_profile_is_reported(self):
+        found = check_mutants.problems(self.CAPS, [
+            mutants.Mutant('m', 's', 'r', None, ('x',), 'nightly')])
+        self.assertIn('profile nightly, which does not exist', found[0])
+
+    def test_a_plain_mutant_runs_in_the_runs_profile(self):
+        self.assertEqual('legacy-quota', run.mutant_profile(
+            MUTANT, 'legacy-quota'))

@@ -3,12 +3,17 @@
 Each mutant names the capabilities it targets (cloud/mutants/); each
 capability in guidelines/ is the target of at least one mutant or carries
 `no_mutant: <why none can exist>`. A target that names no capability, or
-a capability with both a mutant and a no_mutant reason, is an error too.
+a capability with both a mutant and a no_mutant reason, is an error too,
+and so is a mutant none of whose targets is expected to pass in the
+profile it runs in (nothing could kill it: `conformance mutants` would
+stop there, many minutes into CI).
 """
 
 import sys
 
 from conformance_tests.cloud import mutants
+from conformance_tests.cloud import profiles
+from conformance_tests.cmd import run
 from conformance_tests.report import guidelines
 
 
@@ -22,6 +27,7 @@ def problems(capabilities, known_mutants):
                 found.append('mutant %s targets %s, which no guideline '
                              'defines' % (mutant.name, target))
             targeted.setdefault(target, []).append(mutant.name)
+        found += _unkillable(mutant, {c['id']: c for c in capabilities})
     for cap in capabilities:
         if cap['no_mutant'] and cap['id'] in targeted:
             found.append('%s says no mutant can exist (%s) but %s targets '
@@ -32,6 +38,21 @@ def problems(capabilities, known_mutants):
                          'cloud/mutants/ or say why none can exist with '
                          'no_mutant: in its guideline' % cap['id'])
     return found
+
+
+def _unkillable(mutant, by_id):
+    profile = run.mutant_profile(mutant, profiles.DEFAULT)
+    if profile not in profiles.PROFILES:
+        return ['mutant %s runs in profile %s, which does not exist '
+                '(known: %s)' % (mutant.name, profile,
+                                 ', '.join(profiles.names()))]
+    known = [t for t in mutant.targets if t in by_id]
+    if known and not run.judged_targets(mutant, by_id, profile):
+        return ['mutant %s: every target is expected to fail in profile '
+                '%s, so nothing can kill it; if only the spec reference '
+                'keeps its rule, register it with profile=\'%s\'' % (
+                    mutant.name, profile, 'spec-reference')]
+    return []
 
 
 def main():

@@ -9,24 +9,29 @@ mutant.
 
 import collections
 
+# profile: the run profile the mutant is applied in; None is the run's
+# own (default). 'spec-reference' for a rule upstream already breaks (its
+# capability is expected-fail there): only the spec reference keeps that
+# rule, so the mutant breaks it on top of the references.
 Mutant = collections.namedtuple(
-    'Mutant', 'name service rule apply targets')
+    'Mutant', 'name service rule apply targets profile', defaults=(None,))
 
 _REGISTRY = {}
 
 
-def register(name, service, targets, rule):
+def register(name, service, targets, rule, profile=None):
     """Decorator: register ``apply()`` as the patch for mutant ``name`` of
     ``service``. ``targets`` are the ids of the capabilities (guidelines/)
     whose rule it breaks: the mutant runs their tests and is killed only
     when one of them fails an assertion. ``rule`` is the spec rule, said
-    the way the spec says it."""
+    the way the spec says it. ``profile``: see Mutant."""
     def wrap(func):
         if name in _REGISTRY:
             raise ValueError('mutant %s registered twice' % name)
         if not targets:
             raise ValueError('mutant %s names no target capability' % name)
-        _REGISTRY[name] = Mutant(name, service, rule, func, tuple(targets))
+        _REGISTRY[name] = Mutant(name, service, rule, func, tuple(targets),
+                                 profile)
         return func
     return wrap
 
