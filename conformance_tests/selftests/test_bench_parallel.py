@@ -14,6 +14,7 @@ class _Mutant(object):
     def __init__(self, name):
         self.name = name
         self.rule = 'rule of %s' % name
+        self.profile = None
 
 
 class ParallelMutantsTest(testtools.TestCase):
