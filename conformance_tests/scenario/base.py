@@ -1,5 +1,7 @@
 """What the scenarios share: booting, settling and removing servers."""
 
+import re
+
 from tempest import config
 from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
@@ -28,13 +30,28 @@ class ServersMixin(object):
             extra['availability_zone'] = zone
         if group:
             extra['scheduler_hints'] = {'group': group['id']}
-        server = client.create_server(
-            name=name or self.name('server'),
-            imageRef=CONF.compute.image_ref,
-            flavorRef=flavor or CONF.compute.flavor_ref,
-            networks='none', **extra)['server']
+        name = name or self.name('server')
+        try:
+            server = client.create_server(
+                name=name, imageRef=CONF.compute.image_ref,
+                flavorRef=flavor or CONF.compute.flavor_ref,
+                networks='none', **extra)['server']
+        except Exception:
+            # No answer is no proof of no server: a POST that timed out
+            # on a loaded cloud may still make one (seen: it leaked into
+            # the project and pushed a later test over quota). Remove
+            # whatever has this run-unique name, at cleanup time, when
+            # nova has finished the request.
+            self.addCleanup(self.delete_servers_named, name, client)
+            raise
         self.addCleanup(self.delete_server, server['id'], client)
         return server['id']
+
+    def delete_servers_named(self, name, client):
+        found = client.list_servers(name='^%s$' % re.escape(name))
+        for server in found['servers']:
+            if server['name'] == name:
+                self.delete_server(server['id'], client)
 
     def delete_server(self, server_id, client=None):
         waiters.delete_server(client or self.servers, server_id)
