@@ -71,6 +71,16 @@ def _register_password_auth_opts(conf, group):
             conf.register_opt(opt, group=group)
 
 
+def _register_rpc_server_opts(conf):
+    # oslo.messaging registers its RPC server options only when the first
+    # server is built, after the descriptor's flags are applied; they must
+    # exist before they can be set. list_opts() is its public catalogue.
+    import oslo_messaging.opts
+    for group, opts in oslo_messaging.opts.list_opts():
+        if group is None:  # [DEFAULT]
+            conf.register_opts(opts)
+
+
 def _extra_compute(entry):
     """(host, cell[, destroy seconds]) of the nova.extra_computes hook."""
     host, cell = entry[:2]
@@ -131,6 +141,7 @@ class NovaCloud(object):
         from keystonemiddleware import auth_token  # noqa: F401
         for module in self.config.get('imports', ()):
             importlib.import_module(module)
+        _register_rpc_server_opts(conf)
         for group, options in self.config['flags'].items():
             if 'auth_type' in options:
                 _register_password_auth_opts(conf, group)
