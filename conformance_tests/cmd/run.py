@@ -282,6 +282,7 @@ def _run_mutants(args, scope, chosen, workdir):
     for k in range(min(args.parallel, len(chosen)) or 1):
         slots.put(k)
     failed = threading.Event()
+    listing = tempest_runner.Listing()
 
     def one(k, mutant):
         if failed.is_set():
@@ -294,7 +295,7 @@ def _run_mutants(args, scope, chosen, workdir):
             result = _run_mutant(
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
-                args.port_base + slot * SLOT_PORTS)
+                args.port_base + slot * SLOT_PORTS, listing)
             ui.say('  %s: %s' % (mutant.name, _mutant_line(result)))
             return result
         except BaseException:
@@ -318,7 +319,7 @@ def _run_mutants(args, scope, chosen, workdir):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_mutant(args, scope, mutant, mutant_dir, port_base):
+def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None):
     """Run one mutant; killed only by a failed assertion of a test of a
     capability it targets that the clean cloud must pass."""
     started = time.monotonic()
@@ -344,7 +345,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base):
                 cloud.workspace, os.path.join(
                     mutant_dir, 'mutant-%s.subunit' % mutant.name),
                 ui.say, args.concurrency, quiet=True,
-                regex=scope.regex(run_ids))
+                regex=scope.regex(run_ids), listing=listing)
         finally:
             cloud.down(quiet=True)
     except (launcher.CloudError, tempest_runner.RunError) as e:

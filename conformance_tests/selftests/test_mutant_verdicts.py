@@ -116,7 +116,8 @@ class MutantsCommandTest(testtools.TestCase):
             def down(self, quiet=False):
                 pass
 
-        def fake_run(workspace, path, say, concurrency, quiet, regex):
+        def fake_run(workspace, path, say, concurrency, quiet, regex,
+                     listing=None):
             return {}
 
         self.useFixture(fixtures.MonkeyPatch(

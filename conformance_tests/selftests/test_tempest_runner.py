@@ -60,3 +60,26 @@ class DiscoveryTest(testtools.TestCase):
         line = tempest_runner._last_error_line(text)
         self.assertIn('conformance_tests.api.x', line)
         self.assertIn('ImportError: module incorrectly imported', line)
+
+
+class ListingTest(testtools.TestCase):
+
+    def test_tempest_lists_once_and_each_regex_filters_the_list(self):
+        asked = []
+        listed = ['conformance_tests.api.a.T.test_a[id-%s]' % A,
+                  'conformance_tests.api.b.T.test_b[id-%s,smoke]' % B]
+
+        def fake_list(workspace, regex=tempest_runner.TEST_REGEX):
+            asked.append((workspace, regex))
+            return listed
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.tempest_runner.list_tests', fake_list))
+        listing = tempest_runner.Listing()
+        self.assertEqual(listed[1:], listing.select(
+            'ws', tempest_runner.selection_regex([B])))
+        self.assertEqual(listed, listing.select(
+            'ws', tempest_runner.selection_regex([A, B])))
+        self.assertEqual([], listing.select(
+            'ws', tempest_runner.selection_regex(['0' * 8])))
+        self.assertEqual([('ws', tempest_runner.TEST_REGEX)], asked)
