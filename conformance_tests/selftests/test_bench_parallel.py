@@ -28,7 +28,8 @@ class ParallelMutantsTest(testtools.TestCase):
         self.clashes = []
         self.seen = []
 
-    def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base):
+    def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base,
+                         listing=None):
         with self.lock:
             if port_base in self.busy:
                 self.clashes.append((mutant.name, self.busy[port_base]))
@@ -62,7 +63,7 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertEqual({('/w/mutant-cloud', 19100)}, set(self.seen))
 
     def test_after_an_error_no_mutant_starts(self):
-        def boom(args, scope, mutant, mutant_dir, port_base):
+        def boom(args, scope, mutant, mutant_dir, port_base, listing=None):
             self.seen.append(mutant.name)
             raise run.CommandError('mutant %s: broke' % mutant.name)
         self.useFixture(fixtures.MonkeyPatch(
