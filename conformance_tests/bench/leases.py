@@ -71,17 +71,19 @@ class LeaseMeter(object):
                 self.flavors.delete_flavor, self.flavor)
 
     def hypervisor_hostname(self):
-        for hyp in self.hypervisors.list_hypervisors(
-                detail=True)['hypervisors']:
-            if hyp['service']['host'] == self.host:
-                return hyp['hypervisor_hostname']
-        raise RuntimeError('no hypervisor of compute host %s' % self.host)
+        from conformance_tests.services.reservation import leases
+        name = leases.hypervisor_hostname(self.hypervisors.list_hypervisors(
+            detail=True)['hypervisors'], self.host)
+        if name is None:
+            raise RuntimeError('no hypervisor of compute host %s' %
+                               self.host)
+        return name
 
     def in_freepool(self):
-        for agg in self.aggregates.list_aggregates()['aggregates']:
-            if agg['name'] == self.conf.conformance.blazar_freepool:
-                return self.host in agg['hosts']
-        return False
+        from conformance_tests.services.reservation import leases
+        return self.host in (leases.aggregate_hosts(
+            self.aggregates.list_aggregates()['aggregates'],
+            self.conf.conformance.blazar_freepool) or ())
 
     def boot_preemptible(self, index):
         from conformance_tests.common import waiters

@@ -170,11 +170,13 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
                       and s['state'] == 'up' and s['status'] == 'enabled')
 
     def freepool_hosts(self):
-        for agg in self.aggregates.list_aggregates()['aggregates']:
-            if agg['name'] == CONF.conformance.blazar_freepool:
-                return set(agg['hosts'])
-        self.fail('no aggregate %s: blazar\'s freepool is missing' % (
-            CONF.conformance.blazar_freepool))
+        hosts = leases.aggregate_hosts(
+            self.aggregates.list_aggregates()['aggregates'],
+            CONF.conformance.blazar_freepool)
+        if hosts is None:
+            self.fail('no aggregate %s: blazar\'s freepool is missing' % (
+                CONF.conformance.blazar_freepool))
+        return hosts
 
     def lease_host(self, host, reservation=leases.host_reservation):
         body = leases.host_lease(
@@ -246,11 +248,11 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         self.assertEqual(('ACTIVE', host), self.host_of(server_id), rule)
 
     def hypervisor_hostname(self, host):
-        for hyp in self.hypervisors.list_hypervisors(
-                detail=True)['hypervisors']:
-            if hyp['service']['host'] == host:
-                return hyp['hypervisor_hostname']
-        self.fail('no hypervisor of compute host %s' % host)
+        name = leases.hypervisor_hostname(self.hypervisors.list_hypervisors(
+            detail=True)['hypervisors'], host)
+        if name is None:
+            self.fail('no hypervisor of compute host %s' % host)
+        return name
 
     def assert_active(self, lease, rule):
         self.assertEqual(

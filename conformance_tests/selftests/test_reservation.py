@@ -48,6 +48,27 @@ class LeaseBodyTest(testtools.TestCase):
                           {'id': 'l', 'reservations': []})
 
 
+class NovaFactsTest(testtools.TestCase):
+
+    def test_hypervisor_hostname_is_the_hosts_own(self):
+        hyps = [{'service': {'host': 'pool1'},
+                 'hypervisor_hostname': 'fake-mini-pool1'},
+                {'service': {'host': 'pool2'},
+                 'hypervisor_hostname': 'fake-mini-pool2'}]
+        self.assertEqual('fake-mini-pool2',
+                         leases.hypervisor_hostname(hyps, 'pool2'))
+        self.assertIsNone(leases.hypervisor_hostname(hyps, 'host1'))
+
+    def test_aggregate_hosts_by_name_none_when_absent(self):
+        aggs = [{'name': 'zone', 'hosts': ['host1']},
+                {'name': 'freepool', 'hosts': ['pool1', 'pool2']},
+                {'name': 'empty', 'hosts': []}]
+        self.assertEqual({'pool1', 'pool2'},
+                         leases.aggregate_hosts(aggs, 'freepool'))
+        self.assertEqual(set(), leases.aggregate_hosts(aggs, 'empty'))
+        self.assertIsNone(leases.aggregate_hosts(aggs, 'freepool2'))
+
+
 class _Fake(object):
     def __init__(self, key, items):
         self.key, self.items, self.deleted = key, items, []

@@ -19,7 +19,6 @@ run's shape; the launcher's own, unmarked enrolments) must survive.
 """
 
 import json
-import time
 
 from conformance_tests.tools import proof_errors
 
@@ -106,6 +105,7 @@ def _succeeded(client, action_id, what):
 def _leave_blazar(ctx, conf, name):
     from oslo_utils import timeutils
     from conformance_tests.cleanup import reservation
+    from conformance_tests.common import waiters
     from conformance_tests.services.reservation import leases
     flavor = ctx.flavors_client.create_flavor(
         name=name('preemptible'), ram=64, vcpus=1, disk=1)['flavor']
@@ -120,20 +120,25 @@ def _leave_blazar(ctx, conf, name):
         raise proof_errors.ProofError(
             'blazar is available but [conformance] preemptible_hosts is '
             'empty: no freepool host to lease')
+    hypervisor = leases.hypervisor_hostname(_compute_get(
+        ctx, 'os-hypervisors/detail')['hypervisors'], pool[0])
+    if hypervisor is None:
+        raise proof_errors.ProofError('no hypervisor of compute host %s' %
+                                      pool[0])
     lease = ctx.leases_client.create_lease(**leases.host_lease(
-        name('lease'), _hypervisor_hostname(ctx, pool[0]),
-        timeutils.utcnow()))['lease']
-    deadline = time.monotonic() + LEASE_TIMEOUT
-    while True:
+        name('lease'), hypervisor, timeutils.utcnow()))['lease']
+
+    def started():
         status = ctx.leases_client.show_lease(lease['id'])['lease'][
             'status']
-        if status == leases.ACTIVE:
-            break
-        if status in leases.STABLE and status != leases.PENDING or (
-                time.monotonic() > deadline):
+        if status in leases.STABLE and status not in (leases.PENDING,
+                                                      leases.ACTIVE):
             raise proof_errors.ProofError('lease %s of %s is %s, not ACTIVE'
                                           % (lease['id'], pool[0], status))
-        time.sleep(0.5)
+        return status == leases.ACTIVE
+
+    what = 'lease %s of %s to be ACTIVE' % (lease['id'], pool[0])
+    waiters.wait_until(what, started, timeout=LEASE_TIMEOUT)
     return ['a preemptible flavor, the enrolment of %s, an ACTIVE lease '
             'of %s' % (host, pool[0])]
 
@@ -141,13 +146,6 @@ def _leave_blazar(ctx, conf, name):
 def _compute_get(ctx, path):
     _, body = ctx.servers_client.get(path)
     return json.loads(body)
-
-
-def _hypervisor_hostname(ctx, host):
-    for hyp in _compute_get(ctx, 'os-hypervisors/detail')['hypervisors']:
-        if hyp['service']['host'] == host:
-            return hyp['hypervisor_hostname']
-    raise proof_errors.ProofError('no hypervisor of compute host %s' % host)
 
 
 def _idle_unmanaged_host(ctx):

@@ -1,8 +1,11 @@
-"""Lease request bodies, as blazar's API reference spells them.
+"""Lease request bodies, as blazar's API reference spells them, and the
+two facts about nova a lease needs.
 
 Pure functions (no client, no clock of their own) so the self-tests can
 check them: a host reservation pinned to one hypervisor, and blazar's
 date format, which has minute resolution (``YYYY-MM-DD HH:MM``, UTC).
+The tests, the bench and the cleanup proof read nova's answers through
+the same two functions below, so they agree on what they look at.
 """
 
 import datetime
@@ -73,3 +76,23 @@ def reservation_id(lease):
         raise ValueError('lease %s has %d reservations; expected 1' % (
             lease['id'], len(reservations)))
     return reservations[0]['id']
+
+
+def hypervisor_hostname(hypervisors, host):
+    """The hypervisor_hostname of compute host ``host`` (what a host
+    reservation names), from GET /os-hypervisors/detail's list; None if
+    the host has no hypervisor."""
+    for hyp in hypervisors:
+        if hyp['service']['host'] == host:
+            return hyp['hypervisor_hostname']
+    return None
+
+
+def aggregate_hosts(aggregates, name):
+    """The hosts of the aggregate called ``name`` (e.g. blazar's
+    freepool), from GET /os-aggregates's list; None if there is no such
+    aggregate."""
+    for agg in aggregates:
+        if agg['name'] == name:
+            return set(agg['hosts'])
+    return None
