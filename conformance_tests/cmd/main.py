@@ -9,6 +9,7 @@
 """
 
 import argparse
+import signal
 import sys
 
 from conformance_tests.cmd.cleanup import CleanupError
@@ -66,16 +67,33 @@ def build_parser():
     return parser
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised where the main thread is, so that every `finally`
+    runs: a run or mutant run stopped by a CI timeout or `kill` stops
+    the cloud it started (its processes are in sessions of their own,
+    so nothing else would), as Ctrl-C does."""
+
+
+def _terminate(signum, frame):
+    raise Terminated()
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return args.func(args) if hasattr(args, 'func') else _cloud(args)
     except KeyboardInterrupt:
         ui.fail('interrupted')
         return 130
+    except Terminated:
+        ui.fail('terminated (SIGTERM); what it started is stopped')
+        return 143
     except (UserError, CommandError, CleanupError, FileNotFoundError) as e:
         ui.fail(str(e))
         return 2
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _zone_computes(text):

@@ -167,9 +167,16 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
         case = subunit.ByteStreamToStreamResult(
             io.BufferedReader(_Tee(proc.stdout, sink)),
             non_subunit_name='stdout')
-        progress.startTestRun()
-        case.run(progress)
-        progress.stopTestRun()
+        try:
+            progress.startTestRun()
+            case.run(progress)
+            progress.stopTestRun()
+        except BaseException:
+            # Ctrl-C or SIGTERM: the cloud goes down next, so Tempest
+            # must not go on testing it.
+            proc.terminate()
+            proc.wait()
+            raise
         proc.wait()
     with open(subunit_path, 'rb') as f:
         results = results_mod.read(f)

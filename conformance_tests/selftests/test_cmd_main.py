@@ -3,6 +3,8 @@
 import contextlib
 import io
 import os
+import signal
+import time
 
 import fixtures
 import testtools
@@ -74,6 +76,28 @@ class MainTest(testtools.TestCase):
         self.assertEqual(2, code)
         self.assertEqual(1, len(err.splitlines()), err)
         self.assertIn('no results at', err)
+
+    def test_sigterm_unwinds_so_what_was_started_is_stopped(self):
+        stopped = []
+
+        def command(args):
+            try:  # stands for cloud.up(); run; finally cloud.down()
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(10)
+            finally:
+                stopped.append(True)
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.run.cmd_select', command))
+        before = signal.getsignal(signal.SIGTERM)
+        started = time.monotonic()
+        code, out, err = self.run_main(['select', '--seed', '003'])
+        self.assertEqual(143, code)
+        self.assertEqual([True], stopped)
+        self.assertLess(time.monotonic() - started, 5)
+        self.assertEqual(1, len(err.splitlines()), err)
+        self.assertIn('terminated', err)
+        self.assertIs(before, signal.getsignal(signal.SIGTERM))
 
     def test_missing_subcommand_is_a_usage_error(self):
         err = io.StringIO()
