@@ -42,7 +42,10 @@ def read(path):
             path, e))
     return {'source': os.path.abspath(path),
             'mutants': [{'name': m['name'], 'seconds': m['duration_s'],
-                         'killed': m['killed']} for m in mutants],
+                         'killed': m['killed'],
+                         # absent from a mutants.json of before the split
+                         'cloud_start_s': m.get('cloud_start_s'),
+                         'tests_s': m.get('tests_s')} for m in mutants],
             'total_s': summary.get('duration_s'),
             'killed': summary.get('killed'),
             'survived': summary.get('survived')}

@@ -21,6 +21,20 @@ def _s(value, unit='s'):
     return 'not measured' if value is None else '%s %s' % (value, unit)
 
 
+def _or_dash(value):
+    return '-' if value is None else value
+
+
+def _phase_sums(mutants):
+    """Seconds of all mutants' cloud starts and of all their Tempest runs,
+    or None where a mutant did not record them."""
+    starts = [m.get('cloud_start_s') for m in mutants]
+    tests = [m.get('tests_s') for m in mutants]
+    if not mutants or None in starts or None in tests:
+        return None
+    return round(sum(starts), 1), round(sum(tests), 1)
+
+
 def _load(step):
     return 'load %s -> %s' % (step.get('load_before'), step.get('load_after'))
 
@@ -149,12 +163,20 @@ def markdown(fig):
                   '%s' % (mut.get('source'), mut.get('total_s'),
                           mut.get('killed'), mut.get('survived') or 'none',
                           _load(mut)), '',
-                  '| mutant | wall (s) | killed |', '|---|---|---|']
+                  'Each mutant\'s wall time is its cloud\'s start (with '
+                  'the mutant), then Tempest (start, listing and its '
+                  'targets\' tests), then the stop.%s' % (
+                      ' In all: %s s of cloud starts, %s s of Tempest.' %
+                      _phase_sums(mut['mutants'])
+                      if _phase_sums(mut.get('mutants') or []) else ''), '',
+                  '| mutant | wall (s) | cloud start (s) | Tempest (s) | '
+                  'killed |', '|---|---|---|---|---|']
     else:
         lines.append('Not measured (see "Steps that failed", or --steps).')
     for m in mut.get('mutants') or []:
-        lines.append('| %s | %s | %s |' % (m['name'], m['seconds'],
-                                           m['killed']))
+        lines.append('| %s | %s | %s | %s | %s |' % (
+            m['name'], m['seconds'], _or_dash(m.get('cloud_start_s')),
+            _or_dash(m.get('tests_s')), m['killed']))
     lines += ['', '## Scale: anti-affinity K=3 fill and overflow', '',
               '| hosts H | boots (3H+1) | seconds | boots/s | test | load |',
               '|---|---|---|---|---|---|']

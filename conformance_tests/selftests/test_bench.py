@@ -77,9 +77,26 @@ class MutantsJsonTest(testtools.TestCase):
                 'summary': {'duration_s': 31.0, 'killed': 1,
                             'survived': []}}, f)
         figures = mutant_runs.read(path)
-        self.assertEqual([{'name': 'm1', 'seconds': 30.5, 'killed': True}],
+        self.assertEqual([{'name': 'm1', 'seconds': 30.5, 'killed': True,
+                           'cloud_start_s': None, 'tests_s': None}],
                          figures['mutants'])
         self.assertEqual(31.0, figures['total_s'])
+
+    def test_report_splits_each_mutant_into_cloud_start_and_tempest(self):
+        mutants = [{'name': 'm1', 'seconds': 30.5, 'killed': True,
+                    'cloud_start_s': 18.0, 'tests_s': 11.5},
+                   {'name': 'm2', 'seconds': 40.0, 'killed': True,
+                    'cloud_start_s': 20.0, 'tests_s': 19.0}]
+        fig = {'machine': {'host': 'h', 'cores': 2, 'load_start': 0.1},
+               'started': 'now', 'targets': [],
+               'mutants': {'mutants': mutants, 'total_s': 71.0}}
+        text = report.markdown(fig)
+        self.assertIn('| m1 | 30.5 | 18.0 | 11.5 | True |', text)
+        self.assertIn('38.0 s of cloud starts, 30.5 s of Tempest', text)
+        mutants[1]['tests_s'] = None  # a mutants.json of before the split
+        text = report.markdown(fig)
+        self.assertIn('| m2 | 40.0 | 20.0 | - | True |', text)
+        self.assertNotIn('s of cloud starts', text)
 
     def test_unreadable_file_is_one_line(self):
         e = self.assertRaises(mutant_runs.MutantsJsonError,
