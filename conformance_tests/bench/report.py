@@ -159,6 +159,7 @@ def markdown(fig):
     mut = fig.get('mutants') or {}
     lines += ['## Mutant runs', '']
     if mut:
+        sums = _phase_sums(mut.get('mutants') or [])
         lines += ['Source: %s. Whole run: %s s (%s killed, survived: %s). '
                   '%s' % (mut.get('source'), mut.get('total_s'),
                           mut.get('killed'), mut.get('survived') or 'none',
@@ -167,8 +168,7 @@ def markdown(fig):
                   'the mutant), then Tempest (start, listing and its '
                   'targets\' tests), then the stop.%s' % (
                       ' In all: %s s of cloud starts, %s s of Tempest.' %
-                      _phase_sums(mut['mutants'])
-                      if _phase_sums(mut.get('mutants') or []) else ''), '',
+                      sums if sums else ''), '',
                   '| mutant | wall (s) | cloud start (s) | Tempest (s) | '
                   'killed |', '|---|---|---|---|---|']
     else:

@@ -147,13 +147,10 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
         quiet=False, listing=None):
     """Run the tests; return {idempotent id: result} from the stream.
 
-    ``listing``: a Listing shared by runs of one session, instead of a
-    Tempest start per run to count the tests."""
-    if listing:
-        point_discovery_here(workspace)
-        total = len(listing.select(workspace, regex))
-    else:
-        total = len(list_tests(workspace, regex))
+    ``listing``: a Listing shared by the runs of one session (a mutant
+    run), so that Tempest lists the tests once, not once per run."""
+    point_discovery_here(workspace)
+    total = len((listing or Listing()).select(workspace, regex))
     if total == 0:
         raise RunError('Tempest finds no conformance test for this scope: '
                        'is the plugin installed in this environment?')
