@@ -16,8 +16,6 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
-import sys
 import time
 
 from conformance_tests.cloud import catalog
@@ -29,6 +27,7 @@ from conformance_tests.cloud import packages
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import secrets as cloud_secrets
 from conformance_tests.cloud import services as services_mod
+from conformance_tests.cloud import zygote
 from conformance_tests.cloud.service_configs import SERVICE_PROJECT
 from conformance_tests.common import ui
 
@@ -41,11 +40,26 @@ class CloudError(Exception):
     """A problem the user can fix; its message is one line saying how."""
 
 
+def process_names(descriptors=None):
+    """The cloud's OS processes, in start order."""
+    return _ordered_unique(s.process for s in (
+        descriptors or services_mod.all()))
+
+
+def start_zygotes(log_dir):
+    """A zygote for every process of the cloud: pass it to each
+    EmbeddedCloud a command starts, so that they share its imports."""
+    return zygote.Zygotes(process_names(), log_dir)
+
+
 class EmbeddedCloud(object):
     def __init__(self, workdir, host='127.0.0.1',
                  port_base=DEFAULT_PORT_BASE, mutant=None, say=ui.say,
-                 **settings):
+                 zygotes=None, **settings):
+        """``zygotes``: shared with other clouds of this command; None
+        starts the cloud's own for its start."""
         self.workdir = os.path.abspath(workdir)
+        self.zygotes = zygotes
         self.host = host
         self.mutant = mutant
         self.say = say
@@ -103,10 +117,14 @@ class EmbeddedCloud(object):
         self.say('starting embedded cloud in %s%s' % (
             self.workdir, ' with mutant %s' % self.mutant
             if self.mutant else ''))
+        own = None
         try:
+            if self.zygotes is None:
+                # Importing starts now, while the configs are written.
+                own = start_zygotes(os.path.join(self.workdir, 'zygotes'))
             configs = {s.name: s.write_config(ctx) for s in self.services}
-            for process in _ordered_unique(s.process for s in self.services):
-                self._spawn(process, ctx, configs)
+            for process in process_names(self.services):
+                self._spawn(own or self.zygotes, process, ctx, configs)
             self._write_state()
             for service in self.services:
                 self._wait_ready(service, started)
@@ -116,17 +134,21 @@ class EmbeddedCloud(object):
                 service.after_ready(ctx)
             client_files.write_all(ctx, self.services, self.workdir,
                                    self.workspace)
-        except (client_files.WorkspaceError, http.HTTPError) as e:
+        except (client_files.WorkspaceError, http.HTTPError,
+                zygote.ZygoteError) as e:
             self.down(quiet=True)
             raise CloudError(str(e))
         except BaseException:
             self.down(quiet=True)
             raise
+        finally:
+            if own:
+                own.close()  # what it forked runs on
         self.say('cloud ready in %.1f s: %s' % (
             time.monotonic() - started, ', '.join(
                 '%s %s' % (s.name, ctx.url(s.name)) for s in self.services)))
 
-    def _spawn(self, process, ctx, configs):
+    def _spawn(self, forker, process, ctx, configs):
         spec = {'process': process, 'host': self.host,
                 'ports': self.ports, 'configs': configs,
                 'workdir': self.service_dir, 'mutant': self.mutant,
@@ -137,13 +159,9 @@ class EmbeddedCloud(object):
         spec_file = os.path.join(self.service_dir, '%s.json' % process)
         with cloud_secrets.private_open(spec_file) as f:
             json.dump(spec, f)
-        out = open(os.path.join(self.service_dir, '%s.out' % process), 'wb')
-        env = dict(os.environ, PYTHONUNBUFFERED='1')
-        self.processes[process] = subprocess.Popen(
-            [sys.executable, '-m', 'conformance_tests.cloud.serve',
-             spec_file],
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-            env=env, start_new_session=True)
+        self.processes[process] = forker.spawn(
+            process, spec_file,
+            os.path.join(self.service_dir, '%s.out' % process))
 
     def _wait_ready(self, service, started, timeout=120):
         proc = self.processes[service.process]
@@ -155,8 +173,8 @@ class EmbeddedCloud(object):
             while True:
                 if proc.poll() is not None:
                     raise CloudError(
-                        '%s exited with code %s while starting; see %s' % (
-                            service.process, proc.returncode, os.path.join(
+                        '%s exited while starting; see %s' % (
+                            service.process, os.path.join(
                                 self.service_dir,
                                 '%s.out' % service.process)))
                 if _answers(url):

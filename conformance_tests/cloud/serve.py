@@ -1,13 +1,15 @@
 """Entry point of one embedded-cloud service process.
 
-    python -m conformance_tests.cloud.serve SPEC.json
+    python -m conformance_tests.cloud.serve --zygote PROCESS
 
-The launcher writes SPEC.json (process name, ports, config, mutant) and
-starts one such process per distinct ``process`` of the descriptors:
-keystone and the services built on oslo.config's global CONF cannot share
-one. Here every descriptor of this process prepares the process, then
-each is built and served, in start order, each listener on its own
-thread; the main thread waits for SIGTERM.
+The launcher writes a SPEC.json (process name, ports, config, mutant)
+for each distinct ``process`` of the descriptors (keystone and the
+services built on oslo.config's global CONF cannot share one) and asks
+that process's zygote (cloud/zygote.py) to fork a service process for
+it. The zygote has run every descriptor's ``prepare_process`` and
+imported their upstream modules; the fork builds and serves each
+descriptor, in start order, each listener on its own thread, and its
+main thread waits for SIGTERM.
 """
 
 import json
@@ -21,15 +23,30 @@ import traceback
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import services
 from conformance_tests.cloud import wsgi_server
+from conformance_tests.cloud import zygote
+
+
+def _descriptors(process, descriptors):
+    mine = [d for d in descriptors if d.process == process]
+    if not mine:
+        raise RuntimeError('no service runs in process %r' % process)
+    return mine
+
+
+def prepare_process(process, descriptors):
+    """What every cloud's process of this kind shares: the mode its
+    services run in, then their upstream imports (the slow part)."""
+    import importlib
+    mine = _descriptors(process, descriptors)
+    for service in mine:
+        service.prepare_process()
+    for service in mine:
+        for module in service.imports:
+            importlib.import_module(module)
 
 
 def serve_process(proc, descriptors):
-    mine = [d for d in descriptors if d.process == proc.process]
-    if not mine:
-        raise RuntimeError('no service runs in process %r' % proc.process)
-    for service in mine:
-        service.prepare_process(proc)
-    for service in mine:
+    for service in _descriptors(proc.process, descriptors):
         # Served as soon as built: a later service of the same process
         # (nova) may need an earlier one (placement) answering.
         for listener, app in service.build(proc).items():
@@ -48,10 +65,21 @@ def _wait_for_sigterm():
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    with open(argv[0]) as f:
-        spec = json.load(f)
+    if len(argv) != 2 or argv[0] != '--zygote':
+        sys.exit('usage: python -m conformance_tests.cloud.serve --zygote '
+                 'PROCESS (the launcher starts it)')
     # The services parse sys.argv through oslo.config: give them none.
     sys.argv = sys.argv[:1]
+    zygote.serve_requests(
+        prepare=lambda: prepare_process(argv[1], services.all()),
+        run_child=run)
+
+
+def run(spec_file):
+    """In a fork of the zygote: serve the cloud ``spec_file`` describes
+    until SIGTERM."""
+    with open(spec_file) as f:
+        spec = json.load(f)
     logging.basicConfig(
         filename=spec['log_file'], level=logging.INFO,
         format='%(asctime)s %(process)d %(levelname)s %(name)s %(message)s')

@@ -278,6 +278,13 @@ def _run_mutants(args, scope, chosen, workdir):
     """Each mutant on a free slot (a workdir and a port base of its own);
     outcomes in the order of ``chosen``. After an error no new mutant
     starts."""
+    # Every mutant cloud forks from the same zygotes: each process's
+    # upstream imports are paid once per run, not once per mutant.
+    with launcher.start_zygotes(os.path.join(workdir, 'zygotes')) as forkers:
+        return _run_on_slots(args, scope, chosen, workdir, forkers)
+
+
+def _run_on_slots(args, scope, chosen, workdir, forkers):
     slots = queue.Queue()
     for k in range(min(args.parallel, len(chosen)) or 1):
         slots.put(k)
@@ -295,7 +302,7 @@ def _run_mutants(args, scope, chosen, workdir):
             result = _run_mutant(
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
-                args.port_base + slot * SLOT_PORTS, listing)
+                args.port_base + slot * SLOT_PORTS, listing, forkers)
             ui.say('  %s: %s' % (mutant.name, _mutant_line(result)))
             return result
         except BaseException:
@@ -319,7 +326,8 @@ def _run_mutants(args, scope, chosen, workdir):
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None):
+def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
+                forkers=None):
     """Run one mutant; killed only by a failed assertion of a test of a
     capability it targets that the clean cloud must pass."""
     started = time.monotonic()
@@ -337,6 +345,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None):
     run_ids = scope.ids if args.matrix else mutant.targets
     cloud = launcher.EmbeddedCloud(mutant_dir, port_base=port_base,
                                    mutant=mutant.name, say=lambda m: None,
+                                   zygotes=forkers,
                                    **profiles.settings(profile))
     try:
         cloud.up()

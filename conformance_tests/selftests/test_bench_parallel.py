@@ -27,9 +27,14 @@ class ParallelMutantsTest(testtools.TestCase):
         self.busy = {}       # port base -> mutant running there now
         self.clashes = []
         self.seen = []
+        self.forkers = _Forkers()
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cloud.launcher.start_zygotes',
+            self.forkers.start))
 
     def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base,
-                         listing=None):
+                         listing=None, forkers=None):
+        self.assertIs(self.forkers, forkers)
         with self.lock:
             if port_base in self.busy:
                 self.clashes.append((mutant.name, self.busy[port_base]))
@@ -62,8 +67,14 @@ class ParallelMutantsTest(testtools.TestCase):
         self._run(1, 3)
         self.assertEqual({('/w/mutant-cloud', 19100)}, set(self.seen))
 
+    def test_every_mutant_cloud_forks_from_one_set_of_zygotes(self):
+        self._run(2, 4)  # _fake_run_mutant checks it got them
+        self.assertEqual(['/w/zygotes'], self.forkers.started)
+        self.assertTrue(self.forkers.closed)
+
     def test_after_an_error_no_mutant_starts(self):
-        def boom(args, scope, mutant, mutant_dir, port_base, listing=None):
+        def boom(args, scope, mutant, mutant_dir, port_base, listing=None,
+                 forkers=None):
             self.seen.append(mutant.name)
             raise run.CommandError('mutant %s: broke' % mutant.name)
         self.useFixture(fixtures.MonkeyPatch(
@@ -73,9 +84,28 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertRaises(run.CommandError, run._run_mutants, args, None,
                           chosen, '/w')
         self.assertLessEqual(len(self.seen), 2)
+        self.assertTrue(self.forkers.closed)
 
     def test_default_is_one_cloud_per_two_cores(self):
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
         self.assertEqual(1, run.default_parallel())
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 8))
         self.assertEqual(4, run.default_parallel())
+
+
+class _Forkers(object):
+    """Stands in for launcher.start_zygotes: records its life."""
+
+    def __init__(self):
+        self.started = []
+        self.closed = False
+
+    def start(self, log_dir):
+        self.started.append(log_dir)
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.closed = True

@@ -27,6 +27,8 @@ class MainTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cloud.launcher.EmbeddedCloud._spawn',
             no_spawn))
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cloud.launcher.start_zygotes', no_spawn))
 
     def run_main(self, argv):
         out, err = io.StringIO(), io.StringIO()

@@ -14,7 +14,8 @@ Two sides call a descriptor:
   (``after_ready``) and when it writes the client files (``tempest_conf``,
   ``accounts``, ``clouds``);
 - the service process, with a ProcessContext (cloud/runtime.py), to build
-  the WSGI apps it serves (``prepare_process``, then ``build``).
+  the WSGI apps it serves (``prepare_process`` in the zygote, then
+  ``build`` in each process forked from it).
 """
 
 import collections
@@ -58,8 +59,9 @@ class Service(object):
     hooks_offered = {}
     #: Profile settings it reads, with their defaults.
     settings = {}
-    #: The upstream modules its build imports: `conformance bench` times
-    #: importing them alone, the part of a cold start no config can cut.
+    #: The upstream modules its build imports: the zygote imports them
+    #: once for every cloud a command starts, and `conformance bench`
+    #: times importing them alone.
     imports = ()
 
     # -- launcher side ---------------------------------------------------
@@ -90,9 +92,11 @@ class Service(object):
         return {}
 
     # -- service-process side ----------------------------------------------
-    def prepare_process(self, proc):
-        """Run in the service process before any of its services is built
-        (environment and patching that must precede imports)."""
+    def prepare_process(self):
+        """Run once in the process's zygote, before its ``imports`` and
+        before any cloud exists (environment and patching that must
+        precede imports); every service process forked from it inherits
+        the result."""
 
     def build(self, proc):
         """Return {listener name: WSGI app}; may block until the catalog

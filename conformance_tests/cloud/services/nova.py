@@ -136,7 +136,7 @@ class Nova(base.Service):
         }
 
     # -- service-process side ----------------------------------------------
-    def prepare_process(self, proc):
+    def prepare_process(self):
         # Threading mode (nova 34 can run without eventlet's monkey
         # patching; threads are faster and mix with our WSGI servers). It
         # must be decided before placement's libraries import eventlet.

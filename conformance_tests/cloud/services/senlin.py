@@ -63,7 +63,7 @@ class Senlin(base.Service):
                 'conformance': {'senlin_drs_hypervisor': DRS_HOST}}
 
     # -- service-process side ----------------------------------------------
-    def prepare_process(self, proc):
+    def prepare_process(self):
         # Senlin is written for eventlet: its engine runs every action in
         # a green thread. Patch before anything imports socket/threading.
         import eventlet

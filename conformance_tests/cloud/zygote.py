@@ -1,0 +1,221 @@
+"""Service processes forked from a warm template process (a zygote).
+
+A cloud start is CPU-bound: on 2 cores its five service processes spend
+about half of their CPU importing upstream code (keystone, nova,
+glance, senlin, blazar: about 14 of 28 CPU-seconds, measured with
+/proc/PID/stat). A mutant run starts some forty clouds of the same code,
+so each OS process of the cloud gets one zygote per command: it runs its
+descriptors' ``prepare_process`` (threading or eventlet mode), imports
+their ``imports`` once, and then forks one service process per cloud
+start. The fork runs ``serve.run`` exactly as a freshly started
+interpreter would, in a session of its own, with its output in the
+cloud's ``<process>.out``.
+
+What a fork may not inherit is checked, not assumed: the zygote refuses
+to fork if importing started a thread (a fork keeps only the calling
+thread), and it reads and writes its pipes with the unpatched os
+functions, so eventlet's hub (senlin) is never created before a fork.
+
+Protocol over the zygote's stdin and fd 3 (one line each):
+    zygote  -> ready | error <message>
+    launcher -> <spec file>\\t<output file>
+    zygote  -> <pid>
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+# Captured before any service's prepare_process can patch os (eventlet).
+_read, _write, _fork = os.read, os.write, os.fork
+REPLY_FD = 3
+
+
+class ZygoteError(Exception):
+    """The zygote could not prepare or fork; the message says where to
+    look."""
+
+
+class ForkedProcess(object):
+    """The part of subprocess.Popen the launcher uses, for a process the
+    zygote forked: it is the zygote's child, so only /proc tells whether
+    it still runs (the zygote reaps it; its exit code is in its log)."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.returncode = None
+
+    def poll(self):
+        if self.returncode is None and not alive(self.pid):
+            self.returncode = 'unknown'
+        return self.returncode
+
+
+def alive(pid):
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+class Zygote(object):
+    """The launcher's end of one zygote. Started at once (it imports while
+    the caller goes on); ``spawn`` waits for it to be ready."""
+
+    def __init__(self, process, log_path, argv=None):
+        self.process = process
+        self.log_path = log_path
+        self._lock = threading.Lock()
+        self._ready = False
+        reply_r, reply_w = os.pipe()
+        with open(log_path, 'wb') as log:
+            self._proc = subprocess.Popen(
+                argv or [sys.executable, '-m', 'conformance_tests.cloud.serve',
+                         '--zygote', process],
+                stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT,
+                pass_fds=(reply_w,), env=_child_env(reply_w))
+        os.close(reply_w)
+        self._replies = os.fdopen(reply_r, 'r')
+
+    def _reply(self):
+        line = self._replies.readline()
+        if not line:
+            raise ZygoteError('the %s zygote exited; see %s' % (
+                self.process, self.log_path))
+        if line.startswith('error '):
+            raise ZygoteError('the %s zygote: %s; see %s' % (
+                self.process, line[6:].strip(), self.log_path))
+        return line.strip()
+
+    def spawn(self, spec_file, out_path):
+        """Fork a service process serving ``spec_file``."""
+        with self._lock:
+            if not self._ready:
+                self._reply()  # 'ready', or an error after its imports
+                self._ready = True
+            try:
+                self._proc.stdin.write(('%s\t%s\n' % (spec_file, out_path)
+                                        ).encode())
+                self._proc.stdin.flush()
+            except BrokenPipeError:
+                raise ZygoteError('the %s zygote exited; see %s' % (
+                    self.process, self.log_path))
+            return ForkedProcess(int(self._reply()))
+
+    def close(self):
+        """Stop the zygote; what it forked runs on."""
+        try:
+            self._proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._replies.close()
+
+
+def _child_env(reply_fd):
+    return dict(os.environ, PYTHONUNBUFFERED='1',
+                CONFORMANCE_ZYGOTE_REPLY_FD=str(reply_fd))
+
+
+class Zygotes(object):
+    """One zygote per OS process of the cloud, for one command."""
+
+    def __init__(self, processes, log_dir):
+        os.makedirs(log_dir, exist_ok=True)
+        self._zygotes = {}
+        try:
+            for process in processes:
+                self._zygotes[process] = Zygote(
+                    process, os.path.join(log_dir, 'zygote-%s.log' % process))
+        except BaseException:
+            self.close()
+            raise
+
+    def spawn(self, process, spec_file, out_path):
+        return self._zygotes[process].spawn(spec_file, out_path)
+
+    def close(self):
+        for zygote in self._zygotes.values():
+            zygote.close()
+        self._zygotes = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# -- the zygote's side -------------------------------------------------------
+
+def serve_requests(prepare, run_child):
+    """The zygote: ``prepare()``, say ready, then fork ``run_child(spec,
+    out)`` for every request until stdin closes."""
+    reply_fd = int(os.environ.pop('CONFORMANCE_ZYGOTE_REPLY_FD', REPLY_FD))
+    try:
+        prepare()
+        # The kernel's count: eventlet's patched threading module (senlin)
+        # would only list green threads.
+        threads = len(os.listdir('/proc/self/task'))
+        if threads > 1:
+            raise ZygoteError('importing started %d threads; a fork would '
+                              'lose them' % (threads - 1))
+    except Exception as e:
+        _write(reply_fd, ('error %s\n' % str(e).splitlines()[0]).encode())
+        raise
+    # Children are reaped by the kernel; each child restores the default.
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    _write(reply_fd, b'ready\n')
+    for line in _lines(0):
+        spec_file, out_path = line.split('\t')
+        pid = _fork()
+        if pid == 0:
+            _become_service(reply_fd, out_path)
+            code = 1
+            try:
+                run_child(spec_file)
+                code = 0
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else 1
+            except BaseException:
+                import traceback
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        _write(reply_fd, b'%d\n' % pid)
+    # Stdin closed: leave without the interpreter's teardown of every
+    # imported module (seconds, and nothing to flush).
+    os._exit(0)
+
+
+def _become_service(reply_fd, out_path):
+    """In the fork: a session of its own, output to its .out file, and
+    nothing of the zygote's protocol."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    os.setsid()
+    out = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(out, 1)
+    os.dup2(out, 2)
+    for fd in (out, null, reply_fd):
+        os.close(fd)
+
+
+def _lines(fd):
+    pending = b''
+    while True:
+        chunk = _read(fd, 4096)
+        if not chunk:
+            return
+        pending += chunk
+        while b'\n' in pending:
+            line, pending = pending.split(b'\n', 1)
+            yield line.decode()
