@@ -68,3 +68,48 @@ class SenlinDescriptorTest(testtools.TestCase):
                          config['computes'])
         self.assertEqual([[senlin.DRS_HOST, senlin.DRS_CELL]],
                          config['extra_computes'])
+
+
+class SenlinPollTest(testtools.TestCase):
+    """senlin_app.poll_sooner on senlin's real classes: only the two
+    polls shrink, what they wait for and their timeouts stay senlin's."""
+
+    def setUp(self):
+        super().setUp()
+        from senlin.drivers.os import nova_v2
+        from senlin.engine.actions import cluster_action
+        self.calls, self.slept = [], []
+        # Restored after the test, with whatever poll_sooner wrapped.
+        self.useFixture(fixtures.MonkeyPatch(
+            'senlin.drivers.os.nova_v2.NovaClient.wait_for_server',
+            lambda client, *args: self.calls.append(args)))
+        self.useFixture(fixtures.MonkeyPatch(
+            'senlin.engine.actions.cluster_action.ClusterAction.'
+            '_wait_for_dependents', self._fake_wait_for_dependents))
+        self.useFixture(fixtures.MonkeyPatch('eventlet.sleep',
+                                             self.slept.append))
+        from conformance_tests.cloud import senlin_app
+        senlin_app.poll_sooner(0.5)
+        self.client = nova_v2.NovaClient.__new__(nova_v2.NovaClient)
+        # senlin's Action.__new__ wants a target, an action and a context
+        self.action = object.__new__(cluster_action.ClusterAction)
+
+    @staticmethod
+    def _fake_wait_for_dependents(action, lifecycle_hook_timeout=None):
+        action._sleep(3)  # senlin's poll between two status reads
+        return 'OK', lifecycle_hook_timeout
+
+    def test_server_wait_polls_nova_sooner_with_senlin_timeout(self):
+        self.client.wait_for_server('srv')
+        self.client.wait_for_server('srv', 'SHUTOFF', ['ERROR'], 2, 60)
+        self.assertEqual([('srv', 'ACTIVE', None, 0.5, None),
+                          ('srv', 'SHUTOFF', ['ERROR'], 0.5, 60)],
+                         self.calls)
+
+    def test_cluster_action_rereads_dependents_sooner(self):
+        self.assertEqual(('OK', 30), self.action._wait_for_dependents(30))
+        self.assertEqual([0.5], self.slept)
+        # Its own pauses (pause_time, grace periods) keep their length.
+        self.assertNotIn('_sleep', vars(self.action))
+        self.action._sleep(3)
+        self.assertEqual([0.5, 3], self.slept)
