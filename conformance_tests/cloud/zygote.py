@@ -1,24 +1,25 @@
 """Service processes forked from a warm template process (a zygote).
 
-A cloud start is CPU-bound: on 2 cores its five service processes spend
-about half of their CPU importing upstream code (keystone, nova,
-glance, senlin, blazar: about 14 of 28 CPU-seconds, measured with
-/proc/PID/stat). A mutant run starts some forty clouds of the same code,
-so each OS process of the cloud gets one zygote per command: it runs its
-descriptors' ``prepare_process`` (threading or eventlet mode), imports
-their ``imports`` once, and then forks one service process per cloud
-start. The fork runs ``serve.run`` exactly as a freshly started
-interpreter would, in a session of its own, with its output in the
-cloud's ``<process>.out``.
+A cloud start is CPU-bound: on 2 cores its five service processes used
+about 28 CPU-seconds until the cloud was ready (/proc/PID/stat), and
+importing their upstream code alone takes about 13 of them (the quiet
+import times `conformance bench` measures). A mutant run starts some
+forty clouds of the same code, so each OS process of the cloud gets one
+zygote per command: it runs its descriptors' ``prepare_process``
+(threading or eventlet mode), imports their ``imports`` once, and then
+forks one service process per cloud start. The fork runs ``serve.run``,
+which is what a fresh interpreter ran before there were zygotes, in a
+session of its own, with its output in the cloud's ``<process>.out``.
 
 What a fork may not inherit is checked, not assumed: the zygote refuses
 to fork if importing started a thread (a fork keeps only the calling
 thread), and it reads and writes its pipes with the unpatched os
 functions, so eventlet's hub (senlin) is never created before a fork.
 
-Protocol over the zygote's stdin and fd 3 (one line each):
+Protocol, one line each, over the zygote's stdin and a reply pipe (its
+fd number in CONFORMANCE_ZYGOTE_REPLY_FD):
     zygote  -> ready | error <message>
-    launcher -> <spec file>\\t<output file>
+    launcher -> <spec file>\t<output file>
     zygote  -> <pid>
 """
 
@@ -41,7 +42,8 @@ class ZygoteError(Exception):
 class ForkedProcess(object):
     """The part of subprocess.Popen the launcher uses, for a process the
     zygote forked: it is the zygote's child, so only /proc tells whether
-    it still runs (the zygote reaps it; its exit code is in its log)."""
+    it still runs (the zygote reaps it: its exit status is lost, and its
+    .out file says why it stopped)."""
 
     def __init__(self, pid):
         self.pid = pid
