@@ -278,12 +278,10 @@ def _is_our_service(pid):
     try:
         with open('/proc/%d/cmdline' % pid, 'rb') as f:
             cmdline = f.read()
-        with open('/proc/%d/stat' % pid) as f:
-            if f.read().rsplit(')', 1)[1].split()[0] == 'Z':
-                return False
     except OSError:
         return False
-    return b'conformance_tests.cloud.serve' in cmdline
+    return (b'conformance_tests.cloud.serve' in cmdline and
+            zygote.alive(pid))
 
 
 def _read_state(workdir):

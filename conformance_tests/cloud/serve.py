@@ -12,6 +12,7 @@ descriptor, in start order, each listener on its own thread, and its
 main thread waits for SIGTERM.
 """
 
+import importlib
 import json
 import logging
 import os
@@ -36,7 +37,6 @@ def _descriptors(process, descriptors):
 def prepare_process(process, descriptors):
     """What every cloud's process of this kind shares: the mode its
     services run in, then their upstream imports (the slow part)."""
-    import importlib
     mine = _descriptors(process, descriptors)
     for service in mine:
         service.prepare_process()

@@ -31,7 +31,7 @@ import threading
 
 # Captured before any service's prepare_process can patch os (eventlet).
 _read, _write, _fork = os.read, os.write, os.fork
-REPLY_FD = 3
+REPLY_FD_VARIABLE = 'CONFORMANCE_ZYGOTE_REPLY_FD'
 
 
 class ZygoteError(Exception):
@@ -56,6 +56,7 @@ class ForkedProcess(object):
 
 
 def alive(pid):
+    """True if ``pid`` runs: it exists and is not a zombie."""
     try:
         with open('/proc/%d/stat' % pid) as f:
             return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
@@ -123,7 +124,7 @@ class Zygote(object):
 
 def _child_env(reply_fd):
     return dict(os.environ, PYTHONUNBUFFERED='1',
-                CONFORMANCE_ZYGOTE_REPLY_FD=str(reply_fd))
+                **{REPLY_FD_VARIABLE: str(reply_fd)})
 
 
 class Zygotes(object):
@@ -160,7 +161,7 @@ class Zygotes(object):
 def serve_requests(prepare, run_child):
     """The zygote: ``prepare()``, say ready, then fork ``run_child(spec,
     out)`` for every request until stdin closes."""
-    reply_fd = int(os.environ.pop('CONFORMANCE_ZYGOTE_REPLY_FD', REPLY_FD))
+    reply_fd = int(os.environ.pop(REPLY_FD_VARIABLE))
     try:
         prepare()
         # The kernel's count: eventlet's patched threading module (senlin)
