@@ -247,23 +247,31 @@ def _ordered_unique(items):
 
 
 def stop_processes(pids, grace=10):
-    """SIGTERM the service processes we started, SIGKILL stragglers."""
-    alive = {n: pid for n, pid in pids.items() if _is_our_service(pid)}
-    for pid in alive.values():
+    """SIGTERM the service processes we started, SIGKILL stragglers, and
+    return once each has exited.
+
+    Exited means gone or a zombie: a dying process loses its command line
+    before it closes its sockets, so "no longer looks like our service"
+    is not yet "its ports are free". The processes are the zygotes'
+    children, not ours, so os.waitpid cannot wait for them."""
+    ours = {n: pid for n, pid in pids.items() if _is_our_service(pid)}
+    for pid in ours.values():
         _signal(pid, signal.SIGTERM)
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline and any(
-            _is_our_service(pid) for pid in alive.values()):
+    if not _wait_exited(ours.values(), grace):
+        for pid in ours.values():
+            if zygote.alive(pid):
+                _signal(pid, signal.SIGKILL)
+        _wait_exited(ours.values(), grace)
+    return sorted(ours)
+
+
+def _wait_exited(pids, timeout):
+    deadline = time.monotonic() + timeout
+    while any(zygote.alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
         time.sleep(0.1)
-    for pid in alive.values():
-        if _is_our_service(pid):
-            _signal(pid, signal.SIGKILL)
-    for pid in alive.values():
-        try:
-            os.waitpid(pid, 0)
-        except ChildProcessError:
-            pass
-    return sorted(alive)
+    return True
 
 
 def _signal(pid, sig):
