@@ -1,7 +1,9 @@
-"""cmd/tempest_runner.py: selection and discovery, without Tempest runs."""
+"""cmd/tempest_runner.py: selection, discovery and the runs' arguments,
+without Tempest runs."""
 
 import os
 import re
+import sys
 
 import fixtures
 import testtools
@@ -31,18 +33,30 @@ class SelectionTest(testtools.TestCase):
 
 class DiscoveryTest(testtools.TestCase):
 
-    def test_stestr_conf_points_at_this_interpreters_tempest(self):
-        import tempest
+    def _conf_after(self, **kwargs):
         workspace = self.useFixture(fixtures.TempDir()).path
         with open(os.path.join(workspace, '.stestr.conf'), 'w') as f:
             f.write('[DEFAULT]\ntest_path=/elsewhere/.tox/other/tempest/'
                     'test_discover\ntop_dir=/elsewhere\n')
-        tempest_runner.point_discovery_here(workspace)
+        tempest_runner.point_discovery_here(workspace, **kwargs)
         with open(os.path.join(workspace, '.stestr.conf')) as f:
-            text = f.read()
-        self.assertNotIn('/elsewhere', text)
-        self.assertIn(os.path.dirname(os.path.dirname(tempest.__file__)),
-                      text)
+            return dict(line.split('=', 1) for line in f.read().splitlines()
+                        if line.startswith(('test_path=', 'top_dir=')))
+
+    def test_suite_discovers_only_this_plugins_tests(self):
+        from conformance_tests import plugin
+        conf = self._conf_after()
+        test_dir, top = plugin.ConformancePlugin().load_tests()
+        # The top Tempest gives the plugin: the same test ids.
+        self.assertEqual({'test_path': test_dir, 'top_dir': top}, conf)
+
+    def test_upstream_tests_are_discovered_by_this_interpreters_tempest(self):
+        import tempest
+        conf = self._conf_after(conformance_only=False)
+        top = os.path.dirname(os.path.dirname(tempest.__file__))
+        self.assertEqual({'test_path': os.path.join(top, 'tempest',
+                                                    'test_discover'),
+                          'top_dir': top}, conf)
 
     def test_error_line_is_the_last_line_never_a_question_mark(self):
         self.assertEqual('ImportError: module incorrectly imported',
@@ -83,3 +97,72 @@ class ListingTest(testtools.TestCase):
         self.assertEqual([], listing.select(
             'ws', tempest_runner.selection_regex(['0' * 8])))
         self.assertEqual([('ws', tempest_runner.TEST_REGEX)], asked)
+
+
+DOWN = ('conformance_tests.scenario.test_down_cell_views.DownCellViewsTest.'
+        'test_down[id-%s]' % A)
+QUOTA = 'conformance_tests.scenario.test_quota_from_placement.'
+USAGE = QUOTA + 'QuotaUsageTest.test_usage[id-%s,slow]' % B
+OUTAGE = QUOTA + 'QuotaCellOutageTest.test_outage[id-%s]' % A
+OTHER = 'conformance_tests.api.compute.test_x.OtherTest.test_y[id-%s]' % B
+
+
+class SerialScheduleTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.workspace = self.useFixture(fixtures.TempDir()).path
+
+    def _listed(self, args):
+        path = args[args.index('--load-list') + 1]
+        with open(path) as f:
+            return f.read().split()
+
+    def test_serial_classes_are_read_from_the_real_source(self):
+        self.assertEqual(
+            {'conformance_tests.scenario.test_down_cell_views.'
+             'DownCellViewsTest', QUOTA + 'QuotaCellOutageTest'},
+            tempest_runner.serial_classes([DOWN, USAGE, OUTAGE]))
+
+    def test_a_subclass_of_a_serial_class_is_serial(self):
+        path = self.useFixture(fixtures.TempDir()).path
+        with open(os.path.join(path, 'serial_probe_mod.py'), 'w') as f:
+            f.write('from tempest.lib import decorators\n\n'
+                    '@decorators.serial\nclass A(object):\n    pass\n\n'
+                    'class B(A):\n    pass\n\nclass C(object):\n'
+                    '    pass\n')
+        self.useFixture(fixtures.MonkeyPatch('sys.path',
+                                             [path] + sys.path))
+        self.assertEqual(
+            {'serial_probe_mod.A', 'serial_probe_mod.B'},
+            tempest_runner.serial_classes(
+                ['serial_probe_mod.%s.test_t[id-%s]' % (c, A)
+                 for c in 'ABC']))
+
+    def test_serial_classes_run_after_the_others_one_at_a_time(self):
+        runs = tempest_runner.tempest_runs(
+            self.workspace, [DOWN, USAGE, OTHER], 'REGEX', 2)
+        self.assertEqual(2, len(runs))
+        shared, serial = runs
+        self.assertEqual(['--regex', 'REGEX'], shared[:2])
+        exclude = re.compile(shared[shared.index('--exclude-regex') + 1])
+        self.assertTrue(exclude.search(DOWN))
+        self.assertFalse(exclude.search(USAGE))
+        self.assertFalse(exclude.search(OTHER))
+        self.assertEqual(['--concurrency', '2'], shared[-2:])
+        self.assertEqual([DOWN], self._listed(serial))
+        self.assertEqual(['--concurrency', '1'], serial[-2:])
+
+    def test_one_class_is_given_as_a_load_list(self):
+        runs = tempest_runner.tempest_runs(self.workspace, [OTHER],
+                                           'REGEX', 2)
+        self.assertEqual(1, len(runs))
+        self.assertNotIn('--regex', runs[0])
+        self.assertEqual([OTHER], self._listed(runs[0]))
+
+    def test_serial_tests_alone_are_one_run(self):
+        runs = tempest_runner.tempest_runs(self.workspace, [DOWN, OUTAGE],
+                                           'REGEX', 2)
+        self.assertEqual(1, len(runs))
+        self.assertEqual(sorted([DOWN, OUTAGE]),
+                         sorted(self._listed(runs[0])))
