@@ -29,9 +29,11 @@ SLOT_PORTS = 20
 
 
 def default_parallel():
-    """Mutant clouds side by side: one per 2 cores (a cloud's services
-    and its Tempest workers keep about two cores busy)."""
-    return max(1, (os.cpu_count() or 1) // 2)
+    """Mutant clouds side by side: one per core. One mutant cloud at a
+    time kept 50% of a 2-core machine busy (it mostly waits on its own
+    requests); two side by side kept 87% busy and the 41 mutants took
+    354 s instead of 601 s, all killed."""
+    return max(1, os.cpu_count() or 1)
 
 
 class CommandError(Exception):
@@ -66,7 +68,7 @@ def add_parsers(sub, common, cloud_options):
                      metavar='N', help=(
                          'mutant clouds run side by side, each with its own '
                          'workdir and ports (--port-base + k*%d) (default: '
-                         'one per 2 cores, here %%(default)s)' % SLOT_PORTS))
+                         'one per core, here %%(default)s)' % SLOT_PORTS))
     _scope_options(mut)
     mut.set_defaults(func=cmd_mutants)
 

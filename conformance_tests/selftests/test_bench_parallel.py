@@ -86,11 +86,11 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertLessEqual(len(self.seen), 2)
         self.assertTrue(self.forkers.closed)
 
-    def test_default_is_one_cloud_per_two_cores(self):
+    def test_default_is_one_cloud_per_core(self):
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
+        self.assertEqual(2, run.default_parallel())
+        self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: None))
         self.assertEqual(1, run.default_parallel())
-        self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 8))
-        self.assertEqual(4, run.default_parallel())
 
 
 class _Forkers(object):
