@@ -56,12 +56,26 @@ class ForkedProcess(object):
 
 
 def alive(pid):
-    """True if ``pid`` runs: it exists and is not a zombie."""
+    """True if ``pid`` runs: it exists and a thread of it is not a zombie.
+
+    Its first thread alone is not enough: in an exit, it can be a zombie
+    while the process's other threads are still being torn down, and the
+    process's files and sockets close only when the last thread ends
+    (fresh-26: the next mutant cloud found its port still taken).
+    """
     try:
-        with open('/proc/%d/stat' % pid) as f:
-            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+        threads = os.listdir('/proc/%d/task' % pid)
     except OSError:
         return False
+    for tid in threads:
+        try:
+            with open('/proc/%d/task/%s/stat' % (pid, tid)) as f:
+                state = f.read().rsplit(')', 1)[1].split()[0]
+        except OSError:
+            continue  # that thread has just ended
+        if state not in ('Z', 'X'):
+            return True
+    return False
 
 
 class Zygote(object):

@@ -1,7 +1,9 @@
 """launcher.stop_processes on real processes that look like services."""
 
+import socket
 import subprocess
 import sys
+import time
 
 import testtools
 
@@ -46,3 +48,45 @@ class StopProcessesTest(testtools.TestCase):
         self.addCleanup(proc.kill)
         self.assertEqual([], launcher.stop_processes({'other': proc.pid}))
         self.assertTrue(zygote.alive(proc.pid))
+
+
+# The first thread ends alone (pthread_exit, as when it is torn down
+# first in an exit) while another thread keeps the process's listening
+# socket open for a while.
+LEADER_EXITS_FIRST = """
+import ctypes, os, socket, threading, time
+s = socket.socket()
+s.bind(('127.0.0.1', 0))
+s.listen()
+def last_thread():
+    time.sleep(3)
+    os._exit(0)
+threading.Thread(target=last_thread).start()
+print(s.getsockname()[1], flush=True)
+ctypes.CDLL(None).pthread_exit(None)
+"""
+
+
+class AliveTest(testtools.TestCase):
+
+    def _state(self, pid):
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0]
+
+    def test_a_process_whose_first_thread_is_a_zombie_runs_on(self):
+        proc = subprocess.Popen([sys.executable, '-c', LEADER_EXITS_FIRST],
+                                stdout=subprocess.PIPE)
+        self.addCleanup(proc.wait)
+        self.addCleanup(proc.kill)
+        port = int(proc.stdout.readline())
+        deadline = time.monotonic() + 2
+        while self._state(proc.pid) != 'Z':
+            self.assertLess(time.monotonic(), deadline)
+            time.sleep(0.01)
+        with socket.socket() as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            self.assertRaises(OSError, s.bind, ('127.0.0.1', port))
+        self.assertTrue(zygote.alive(proc.pid),
+                        'its port is still taken, so it has not exited')
+        proc.wait(timeout=10)
+        self.assertFalse(zygote.alive(proc.pid))
