@@ -250,10 +250,11 @@ def stop_processes(pids, grace=10):
     """SIGTERM the service processes we started, SIGKILL stragglers, and
     return once each has exited.
 
-    Exited means gone or a zombie: a dying process loses its command line
-    before it closes its sockets, so "no longer looks like our service"
-    is not yet "its ports are free". The processes are the zygotes'
-    children, not ours, so os.waitpid cannot wait for them."""
+    Exited means gone or every thread a zombie (zygote.alive): a dying
+    process loses its command line before it closes its sockets, so "no
+    longer looks like our service" is not yet "its ports are free". The
+    processes are the zygotes' children, not ours, so os.waitpid cannot
+    wait for them."""
     ours = {n: pid for n, pid in pids.items() if _is_our_service(pid)}
     for pid in ours.values():
         _signal(pid, signal.SIGTERM)

@@ -127,10 +127,10 @@ def run_tempest(workspace, entries, subunit_path, concurrency):
     include = os.path.join(workspace, 'peer-include.txt')
     with open(include, 'w') as f:
         f.write('\n'.join(include_regexes(entries)) + '\n')
-    tempest = os.path.join(os.path.dirname(sys.executable), 'tempest')
     log = os.path.join(workspace, 'logs', 'tempest-peer.log')
     with open(subunit_path, 'wb') as out, open(log, 'wb') as err:
-        subprocess.run([tempest, 'run', '--subunit', '--include-list',
+        subprocess.run([tempest_runner.tempest_executable(), 'run',
+                        '--subunit', '--include-list',
                         include, '--concurrency', str(concurrency)],
                        cwd=workspace, stdout=out, stderr=err)
     with open(subunit_path, 'rb') as f:

@@ -5,6 +5,7 @@ to a file and read as it arrives so that a person sees "test n of N".
 """
 
 import ast
+import functools
 import importlib.util
 import io
 import os
@@ -26,7 +27,8 @@ group_regex=([^\\.]*\\.)*
 """
 
 
-def _tempest():
+def tempest_executable():
+    """This interpreter's `tempest` command."""
     return os.path.join(os.path.dirname(sys.executable), 'tempest')
 
 
@@ -94,7 +96,7 @@ def _last_error_line(text):
 def list_tests(workspace, regex=TEST_REGEX):
     point_discovery_here(workspace)
     done = subprocess.run(
-        [_tempest(), 'run', '--list-tests', '--regex', regex],
+        [tempest_executable(), 'run', '--list-tests', '--regex', regex],
         cwd=workspace, capture_output=True, text=True)
     if done.returncode:
         raise RunError('`tempest run --list-tests` failed in %s: %s' % (
@@ -168,13 +170,15 @@ def _is_serial_decorator(node):
             or isinstance(target, ast.Name) and target.id == 'serial')
 
 
+@functools.lru_cache(maxsize=None)
 def _serial_in_module(module):
     """Names of the classes of a module that are Tempest's @serial,
     read from its source: a subclass of a @serial class in the same
-    module is @serial too (the decorator sets a class attribute)."""
+    module is @serial too (the decorator sets a class attribute).
+    Read once per process: a mutant run asks again for every mutant."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.origin:
-        return set()
+        return frozenset()
     with open(spec.origin) as f:
         tree = ast.parse(f.read(), spec.origin)
     serial = set()
@@ -185,7 +189,7 @@ def _serial_in_module(module):
         if (any(_is_serial_decorator(d) for d in node.decorator_list)
                 or bases & serial):
             serial.add(node.name)
-    return serial
+    return frozenset(serial)
 
 
 def serial_classes(test_names):
@@ -246,7 +250,7 @@ def tempest_runs(workspace, selected, regex, concurrency):
 
 def _run_tempest(workspace, args, sink, log, progress):
     """One `tempest run`, its stream appended to sink as it arrives."""
-    proc = subprocess.Popen([_tempest(), 'run', '--subunit'] + args,
+    proc = subprocess.Popen([tempest_executable(), 'run', '--subunit'] + args,
                             cwd=workspace, stdout=subprocess.PIPE,
                             stderr=log)
     case = subunit.ByteStreamToStreamResult(

@@ -289,7 +289,7 @@ def start_run(workspace, workdir):
     from conformance_tests.cmd import tempest_runner
     tempest_runner.point_discovery_here(workspace)
     log = open(os.path.join(workdir, 'cleanup-proof-tempest.log'), 'wb')
-    tempest = os.path.join(os.path.dirname(sys.executable), 'tempest')
+    tempest = tempest_runner.tempest_executable()
     ui.say('tempest run --regex %s (concurrency 2)' % REGEX)
     return subprocess.Popen(
         [tempest, 'run', '--concurrency', '2', '--regex', REGEX],
