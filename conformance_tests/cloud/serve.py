@@ -23,6 +23,7 @@ import traceback
 
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import services
+from conformance_tests.cloud import sqlite_pool
 from conformance_tests.cloud import wsgi_server
 from conformance_tests.cloud import zygote
 
@@ -46,6 +47,7 @@ def prepare_process(process, descriptors):
 
 
 def serve_process(proc, descriptors):
+    sqlite_pool.install()
     for service in _descriptors(proc.process, descriptors):
         # Served as soon as built: a later service of the same process
         # (nova) may need an earlier one (placement) answering.

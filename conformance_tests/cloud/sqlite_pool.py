@@ -1,0 +1,53 @@
+"""Keep the embedded services' SQLite connections open between uses.
+
+Nova's harness keeps each cell's database in a temporary SQLite file
+(WAL); placement, keystone, glance and blazar use files too. oslo.db
+gives file SQLite a NullPool, so every transaction opens the file anew,
+runs oslo.db's connect hooks and makes SQLite read the schema again,
+then closes it. py-spy on the embedded nova while it booted servers:
+opening and closing connections was about 30% of the process's busy
+time; with them kept, a boot on today's layout went from about 0.75 s
+to about 0.45 s. A real cloud's
+MySQL pool keeps its connections; this gives the embedded cloud what
+SQLAlchemy itself gives file SQLite, a QueuePool (without a size limit,
+so a burst of threads never waits for a connection), and no ping before
+each use: a file does not drop a connection as a server can.
+
+Like fake_transport_wakeup, a fix of the test plumbing, never of the
+services' logic: every query, transaction and lock is unchanged. The
+one state oslo.db keeps per connection, its "a BEGIN was sent" marker,
+is dropped when a connection goes back to the pool, which rolls back
+whatever was open.
+"""
+
+_KEPT = 10  # connections kept open per database; more are opened at need
+
+
+def _forget_transaction(dbapi_connection, connection_record):
+    connection_record.info.pop('in_transaction', None)
+
+
+def install():
+    """Patch oslo.db's engine set-up in this process; a second call does
+    nothing."""
+    import sqlalchemy
+    from oslo_db.sqlalchemy import engines
+    from sqlalchemy import pool
+
+    original = engines._init_connection_args
+    if getattr(original, '_conformance_pooled', False):
+        return
+
+    def init_connection_args(url, engine_args, kw):
+        original(url, engine_args, kw)
+        if (url.get_backend_name() == 'sqlite'
+                and engine_args.get('poolclass') is pool.NullPool):
+            engine_args['poolclass'] = pool.QueuePool
+            engine_args['pool_size'] = _KEPT
+            engine_args['max_overflow'] = -1
+            engine_args['pool_pre_ping'] = False
+            engine_args['connect_args']['check_same_thread'] = False
+
+    init_connection_args._conformance_pooled = True
+    engines._init_connection_args = init_connection_args
+    sqlalchemy.event.listen(pool.QueuePool, 'checkin', _forget_transaction)
