@@ -100,18 +100,39 @@ def wait_for_server_deleted(client, server_id):
     build_timeout: a cleanup that leaves a server behind must say so,
     since the next test would schedule around it.
     """
+    wait_for_servers_deleted(client, [server_id])
+
+
+def wait_for_servers_deleted(client, server_ids):
+    """Wait until showing each of the servers gives 404.
+
+    One deadline (the client's build_timeout) for all of them: servers
+    whose DELETE was sent together are deleted side by side, so waiting
+    for the last is about as long as waiting for one. On timeout, names
+    every server still there with its status and task state.
+    """
     deadline = time.monotonic() + client.build_timeout
     intervals = poll_intervals()
+    pending = list(server_ids)
     while True:
-        try:
-            server = client.show_server(server_id)['server']
-        except lib_exc.NotFound:
+        left = {}
+        for server_id in pending:
+            try:
+                left[server_id] = client.show_server(server_id)['server']
+            except lib_exc.NotFound:
+                pass
+        if not left:
             return
+        pending = list(left)
         if time.monotonic() >= deadline:
-            raise _timeout('server %s to be deleted' % server_id,
-                           client.build_timeout, 'status %s, task state %s'
-                           % (server['status'],
-                              server.get('OS-EXT-STS:task_state')))
+            raise _timeout(
+                '%s to be deleted' % ', '.join(
+                    'server %s' % server_id for server_id in pending),
+                client.build_timeout, '; '.join(
+                    '%s: status %s, task state %s' % (
+                        server_id, server['status'],
+                        server.get('OS-EXT-STS:task_state'))
+                    for server_id, server in left.items()))
         time.sleep(next(intervals))
 
 

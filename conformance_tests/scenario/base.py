@@ -5,6 +5,7 @@ import re
 from tempest import config
 from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
+from tempest.lib.common.utils import test_utils
 from tempest import test
 
 from conformance_tests.common import faults
@@ -12,6 +13,30 @@ from conformance_tests.common import microversion
 from conformance_tests.common import waiters
 
 CONF = config.CONF
+
+
+class _ServerRemoval(object):
+    """Servers of one client, removed together: each DELETE is sent
+    (last booted first, as separate cleanups would), then one wait sees
+    them all gone. A DELETE that fails does not stop the others; the
+    first such error is raised once the rest are gone."""
+
+    def __init__(self, client):
+        self.client = client
+        self.server_ids = []
+
+    def __call__(self):
+        sent, failure = [], None
+        for server_id in reversed(self.server_ids):
+            try:
+                test_utils.call_and_ignore_notfound_exc(
+                    self.client.delete_server, server_id)
+                sent.append(server_id)
+            except Exception as e:  # raised after the others are gone
+                failure = failure or e
+        waiters.wait_for_servers_deleted(self.client, sent)
+        if failure is not None:
+            raise failure
 
 
 class ServersMixin(object):
@@ -44,8 +69,33 @@ class ServersMixin(object):
             # nova has finished the request.
             self.addCleanup(self.delete_servers_named, name, client)
             raise
-        self.addCleanup(self.delete_server, server['id'], client)
+        self.remove_server_later(server['id'], client)
         return server['id']
+
+    def remove_server_later(self, server_id, client=None):
+        """Register the server's removal (DELETE, then wait until gone).
+
+        Servers registered one after another, with no other cleanup in
+        between, are removed together: every DELETE first, then one
+        wait for all. Cleanups run last first, so a cleanup registered
+        between two boots still runs between their removals, as it
+        would if each server had a cleanup of its own; only the waits
+        are shared. A test that fills 16 hosts with 48 servers is then
+        cleaned in seconds, not half a minute of one-by-one deletions.
+        """
+        client = client or self.servers
+        removal = getattr(self, '_open_removal', None)
+        if removal is None or removal.client is not client:
+            removal = _ServerRemoval(client)
+            self.addCleanup(removal)
+            self._open_removal = removal
+        if server_id not in removal.server_ids:
+            removal.server_ids.append(server_id)
+
+    def addCleanup(self, function, *args, **kwargs):
+        # Any other cleanup ends the open removal: see remove_server_later.
+        self._open_removal = None
+        super().addCleanup(function, *args, **kwargs)
 
     def delete_servers_named(self, name, client):
         found = client.list_servers(name='^%s$' % re.escape(name))

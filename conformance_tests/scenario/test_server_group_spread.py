@@ -167,7 +167,7 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
             found = self.servers.list_servers(
                 detail=True, name='^%s' % name)['servers']
             for server in found:
-                self.addCleanup(self.delete_server, server['id'])
+                self.remove_server_later(server['id'])
             self.assertEqual(count, len(found), '%s: one request for %d '
                              'servers made %d' % (rule, count, len(found)))
             settled = [self._settle(s['id']) for s in found]
