@@ -5,7 +5,9 @@ from conformance_tests.report import results as results_mod
 
 
 def read_file(path):
-    """{test id: {name, status, seconds, start, stop, requests}}."""
+    """{test id: {id, status, seconds, start, stop, requests,
+    topology_requests}}: requests are a gabbi file's own, topology
+    requests those that built and removed its providers."""
     with open(path, 'rb') as f:
         found = results_mod.stream_tests(f)
     times = {}
@@ -14,12 +16,14 @@ def read_file(path):
         if start is None or stop is None:
             continue
         requests = test['details'].get('gabbi-requests')
+        topology = test['details'].get('topology-requests')
         times[test['id']] = {
             'id': results_mod.idempotent_id(test['id']),
             'status': test['status'],
             'start': start.timestamp(), 'stop': stop.timestamp(),
             'seconds': (stop - start).total_seconds(),
-            'requests': int(requests.as_text()) if requests else 0}
+            'requests': int(requests.as_text()) if requests else 0,
+            'topology_requests': int(topology.as_text()) if topology else 0}
     return times
 
 

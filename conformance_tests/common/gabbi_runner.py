@@ -79,9 +79,12 @@ class GabbiFileRunner(object):
         if meta.get('topology'):
             spec = gabbi_files.topologies(self.gabbi_service)[
                 meta['topology']]
+            client = _RequestCounter(self.topology_client())
+            # Registered first, so it runs last: after every removal.
+            self.addCleanup(lambda: self.addDetail(
+                'topology-requests', content.text_content(str(client.sent))))
             topo = topology.build(
-                self.topology_client(), spec, self.resource_prefix(),
-                self.addCleanup)
+                client, spec, self.resource_prefix(), self.addCleanup)
             values.update(topo.values)
             names = topo.provider_names
         self._run_suite(path, gabbi_files.with_run_values(data, values),
@@ -130,6 +133,24 @@ class GabbiFileRunner(object):
                 path, meta, [], result.errors, requests))
         if requests == 0:
             self.fail('%s ran no request' % os.path.basename(path))
+
+
+class _RequestCounter(object):
+    """A topology client that counts the requests it sends (set-up and
+    removal; each of TopologyClient's methods sends one): the bench
+    weighs them beside the file's own requests."""
+
+    def __init__(self, client):
+        self._client = client
+        self.sent = 0
+
+    def __getattr__(self, name):
+        method = getattr(self._client, name)
+
+        def counted(*args, **kwargs):
+            self.sent += 1
+            return method(*args, **kwargs)
+        return counted
 
 
 def _handlers_for_run(provider_names):

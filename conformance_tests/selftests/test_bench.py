@@ -60,6 +60,19 @@ class GabbiCostTest(testtools.TestCase):
     def test_nothing_ran_is_none(self):
         self.assertIsNone(gabbi_cost.parse_unittest('ImportError: x\n'))
 
+    def test_ours_per_request_and_per_http_request(self):
+        times = {'a': {'seconds': 2.0, 'requests': 10,
+                       'topology_requests': 30},
+                 'b': {'seconds': 1.0, 'requests': 0,
+                       'topology_requests': 0}}
+        self.useFixture(fixtures.MockPatchObject(
+            gabbi_cost.subunit_times, 'read_file', lambda path: times))
+        self.assertEqual({'files': 1, 'requests': 10,
+                          'topology_requests': 30, 'seconds': 2.0,
+                          'per_request_ms': 200.0,
+                          'per_http_request_ms': 50.0},
+                         gabbi_cost.ours('run.subunit'))
+
     def test_ratio(self):
         self.assertEqual(1.5, gabbi_cost.compare({'per_request_ms': 30.0},
                                                  {'per_request_ms': 20.0}))

@@ -16,6 +16,14 @@ from conformance_tests.common import gabbi_runner
 from conformance_tests.selftests import test_topology
 
 
+class _DetailsResult(testtools.TestResult):
+    """Keeps the details of the last passing test."""
+
+    def addSuccess(self, test, details=None):
+        super().addSuccess(test, details=details)
+        self.details = details or {}
+
+
 class GenerateTestsTest(testtools.TestCase):
 
     def make_class(self, **attrs):
@@ -212,7 +220,7 @@ class RunFileTest(testtools.TestCase):
             def test_file(self):
                 self.run_gabbi_file(path)
 
-        result = testtools.TestResult()
+        result = _DetailsResult()
         Local('test_file').run(result)
         return result, client
 
@@ -252,6 +260,14 @@ class RunFileTest(testtools.TestCase):
         self.assertIn('GabbiRequestError', msg)
         self.assertIn('no verdict on the rule: the rule of the file', msg)
         self.assertNotIn('AssertionError', msg)
+
+    def test_the_topology_requests_are_counted_removal_included(self):
+        result, client = self.run_file(_file(['cn1']))
+        self.assertEqual([], result.errors + result.failures)
+        self.assertEqual(
+            str(len(client.calls) + len(client.deleted)),
+            result.details['topology-requests'].as_text())
+        self.assertEqual('1', result.details['gabbi-requests'].as_text())
 
     def test_the_topology_is_removed_after_the_run(self):
         _, client = self.run_file(_file(['cn1']))
