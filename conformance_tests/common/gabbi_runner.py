@@ -80,7 +80,8 @@ class GabbiFileRunner(object):
             spec = gabbi_files.topologies(self.gabbi_service)[
                 meta['topology']]
             client = _RequestCounter(self.topology_client())
-            # Registered first, so it runs last: after every removal.
+            # Registered before the topology, so it runs after every
+            # removal the topology registers.
             self.addCleanup(lambda: self.addDetail(
                 'topology-requests', content.text_content(str(client.sent))))
             topo = topology.build(
