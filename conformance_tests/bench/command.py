@@ -246,12 +246,15 @@ class Bench(object):
 
     def clean_runs(self):
         runs = {}
-        for seed in suite_runs.seeds() + [None]:
+        for seeds in ([(seed,) for seed in suite_runs.seeds()] +
+                      [suite_runs.TARGET_SEEDS, ()]):
+            key = suite_runs.run_key(seeds)
             self.progress('clean run %s' % (
-                '--seed %s' % seed if seed else 'of every seed'))
-            result = self.step('clean run %s' % (seed or 'all'),
+                ' '.join('--seed %s' % s for s in seeds) if seeds
+                else 'of every seed'))
+            result = self.step('clean run %s' % key,
                                lambda: suite_runs.one_run(
-                                   self.files, self.port_base, seed))
+                                   self.files, self.port_base, seeds))
             if result:
                 runs[result['seed']] = result
                 self.progress('  %s s wall, %d tests, exit %d' % (

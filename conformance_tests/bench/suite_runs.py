@@ -1,7 +1,7 @@
 """The clean run's wall time: `conformance run --seed N` for each seed
 (each starts and stops its own cloud, as a user's run does), then one
-`conformance run` of every seed together (the figure of the 60 s
-target). Each run's subunit is kept: gabbi_cost reads seed 003's."""
+run of the three seeds issue 9's 60 s target was set for, then one of
+every seed. Each run's subunit is kept: gabbi_cost reads seed 003's."""
 
 import os
 
@@ -14,18 +14,28 @@ def seeds():
     return sorted({guidelines.seed_number(c) for c in guidelines.load_all()})
 
 
-def one_run(workdir, port_base, seed=None):
-    name = 'run-seed-%s' % seed if seed else 'run-all'
+# The seeds there were when the 60 s target was set (issue 9).
+TARGET_SEEDS = ('000', '001', '003')
+
+
+def run_key(seeds):
+    """'003', '000+001+003', or 'all' for no --seed."""
+    return '+'.join(seeds) if seeds else 'all'
+
+
+def one_run(workdir, port_base, seeds=()):
+    key = run_key(seeds)
+    name = 'run-seed-%s' % key if seeds else 'run-all'
     run_dir = os.path.join(workdir, name)
     args = ['run', '--workdir', run_dir, '--port-base', str(port_base)]
-    if seed:
+    for seed in seeds:
         args += ['--seed', seed]
     code, seconds = children.conformance(
         args, os.path.join(workdir, '%s.log' % name))
     subunit = os.path.join(run_dir, 'results.subunit')
     times = (subunit_times.read_file(subunit)
              if os.path.exists(subunit) else {})
-    return {'seed': seed or 'all', 'wall_s': round(seconds, 1),
+    return {'seed': key, 'wall_s': round(seconds, 1),
             'exit_code': code, 'tests': len(times),
             'tests_span_s': round(subunit_times.span(times), 1),
             'subunit': subunit, 'log': os.path.join(workdir, '%s.log' % name)}
