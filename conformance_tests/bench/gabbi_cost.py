@@ -78,9 +78,11 @@ def parse_unittest(text):
             'per_request_ms': _per_ms(seconds, tests)}
 
 
-def compare(ours_cost, upstream_cost):
-    if not ours_cost.get('per_request_ms') or not upstream_cost.get(
-            'per_request_ms'):
+def compare(ours_cost, upstream_cost, ours_key='per_request_ms'):
+    """Ours / upstream's per request; ``ours_key`` picks which of our
+    costs (per gabbi request, or per HTTP request)."""
+    ours_ms = ours_cost.get(ours_key)
+    upstream_ms = upstream_cost.get('per_request_ms')
+    if not ours_ms or not upstream_ms:
         return None
-    return round(ours_cost['per_request_ms'] /
-                 upstream_cost['per_request_ms'], 2)
+    return round(ours_ms / upstream_ms, 2)

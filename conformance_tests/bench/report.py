@@ -169,9 +169,8 @@ def markdown(fig):
                       ours.get('requests'), ours['topology_requests'],
                       ours['requests'] + ours['topology_requests'],
                       ours.get('seconds'), ours.get('per_http_request_ms'),
-                      gabbi_cost.compare(
-                          {'per_request_ms': ours.get('per_http_request_ms')},
-                          up)), '']
+                      gabbi_cost.compare(ours, up, 'per_http_request_ms')),
+                  '']
     mut = fig.get('mutants') or {}
     lines += ['## Mutant runs', '']
     if mut:

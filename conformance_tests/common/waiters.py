@@ -113,21 +113,19 @@ def wait_for_servers_deleted(client, server_ids):
     """
     deadline = time.monotonic() + client.build_timeout
     intervals = poll_intervals()
-    pending = list(server_ids)
+    left = dict.fromkeys(server_ids)
     while True:
-        left = {}
-        for server_id in pending:
+        for server_id in list(left):
             try:
                 left[server_id] = client.show_server(server_id)['server']
             except lib_exc.NotFound:
-                pass
+                del left[server_id]
         if not left:
             return
-        pending = list(left)
         if time.monotonic() >= deadline:
             raise _timeout(
                 '%s to be deleted' % ', '.join(
-                    'server %s' % server_id for server_id in pending),
+                    'server %s' % server_id for server_id in left),
                 client.build_timeout, '; '.join(
                     '%s: status %s, task state %s' % (
                         server_id, server['status'],
@@ -138,5 +136,21 @@ def wait_for_servers_deleted(client, server_ids):
 
 def delete_server(client, server_id):
     """Delete the server (gone already is fine) and wait until it is."""
-    test_utils.call_and_ignore_notfound_exc(client.delete_server, server_id)
-    wait_for_server_deleted(client, server_id)
+    delete_servers(client, [server_id])
+
+
+def delete_servers(client, server_ids):
+    """Send every DELETE, in the order given (gone already is fine), then
+    wait until all are gone. A DELETE that fails does not stop the
+    others; the first such error is raised once the rest are gone."""
+    sent, failure = [], None
+    for server_id in server_ids:
+        try:
+            test_utils.call_and_ignore_notfound_exc(
+                client.delete_server, server_id)
+            sent.append(server_id)
+        except Exception as e:  # raised after the others are gone
+            failure = failure or e
+    wait_for_servers_deleted(client, sent)
+    if failure is not None:
+        raise failure

@@ -5,7 +5,6 @@ import re
 from tempest import config
 from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
-from tempest.lib.common.utils import test_utils
 from tempest import test
 
 from conformance_tests.common import faults
@@ -16,27 +15,15 @@ CONF = config.CONF
 
 
 class _ServerRemoval(object):
-    """Servers of one client, removed together: each DELETE is sent
-    (last booted first, as separate cleanups would), then one wait sees
-    them all gone. A DELETE that fails does not stop the others; the
-    first such error is raised once the rest are gone."""
+    """Servers of one client, removed together by waiters.delete_servers:
+    last booted first, as separate cleanups would delete them."""
 
     def __init__(self, client):
         self.client = client
         self.server_ids = []
 
     def __call__(self):
-        sent, failure = [], None
-        for server_id in reversed(self.server_ids):
-            try:
-                test_utils.call_and_ignore_notfound_exc(
-                    self.client.delete_server, server_id)
-                sent.append(server_id)
-            except Exception as e:  # raised after the others are gone
-                failure = failure or e
-        waiters.wait_for_servers_deleted(self.client, sent)
-        if failure is not None:
-            raise failure
+        waiters.delete_servers(self.client, self.server_ids[::-1])
 
 
 class ServersMixin(object):
