@@ -17,6 +17,7 @@ import threading
 import subunit
 import testtools
 
+from conformance_tests.cmd import worker_plan
 from conformance_tests.report import results as results_mod
 
 TEST_REGEX = r'^conformance_tests\.'
@@ -158,11 +159,6 @@ class _Progress(testtools.StreamResult):
                 results_mod.STATUS[test_status]))
 
 
-def _class_of(test_name):
-    """'pkg.module.Class' of 'pkg.module.Class.test_x[id-...,...]'."""
-    return test_name.split('[', 1)[0].rsplit('.', 1)[0]
-
-
 def _is_serial_decorator(node):
     # @decorators.serial or @serial (tempest.lib.decorators.serial)
     target = node.func if isinstance(node, ast.Call) else node
@@ -200,7 +196,7 @@ def serial_classes(test_names):
     here is still safe, only slower: Tempest's own lock still keeps it
     alone, in the same run as the others.
     """
-    classes = {_class_of(t) for t in test_names}
+    classes = {worker_plan.class_of(t) for t in test_names}
     found = set()
     for module in sorted({c.rsplit('.', 1)[0] for c in classes}):
         found |= {'%s.%s' % (module, name)
@@ -215,37 +211,22 @@ def _load_list(workspace, filename, tests):
     return ['--load-list', path]
 
 
-def tempest_runs(workspace, selected, regex, concurrency):
-    """The `tempest run` arguments that run these tests: the classes
-    that may share the cloud first, then the @serial ones, one at a time.
-
-    Why not one run: Tempest keeps a @serial class alone with a
-    reader-writer file lock whose writer polls while the other worker
-    takes its read lock again at once; the serial class starves, and
-    one worker idled 112 s of a 263 s clean run (fresh-21).
-
-    One class is given as a load list: stestr then starts without
-    listing the tests first in a separate process (~1.7 s a run). Several
-    classes keep the regex: stestr partitions a regex's listing in a
-    fixed order, a load list in set order.
+def tempest_runs(workspace, selected, concurrency):
+    """The `tempest run` arguments that run these tests: one run, given
+    the tests as a load list (stestr then starts its workers without
+    listing the tests again in a process of its own, about 1.7 s) and,
+    when more than one worker is worth starting, the worker file of
+    worker_plan: the classes that may share the cloud balanced over
+    ``concurrency`` workers, the @serial ones on a worker of their own.
+    With ``concurrency`` 1 every class runs on one worker; Tempest's lock
+    has nothing to wait for there.
     """
     serial = serial_classes(selected)
-    shared = [t for t in selected if _class_of(t) not in serial]
-    runs = []
-    if len({_class_of(t) for t in shared}) == 1:
-        runs.append(_load_list(workspace, 'selected-tests.txt', shared)
-                    + ['--concurrency', '1'])
-    elif shared:
-        args = ['--regex', regex]
-        if serial:
-            args += ['--exclude-regex', '^(?:%s)\\.' % '|'.join(
-                re.escape(c) for c in sorted(serial))]
-        runs.append(args + ['--concurrency', str(concurrency)])
-    if serial:
-        runs.append(_load_list(workspace, 'serial-tests.txt', [
-            t for t in selected if _class_of(t) in serial])
-            + ['--concurrency', '1'])
-    return runs
+    args = _load_list(workspace, 'selected-tests.txt', selected)
+    workers = worker_plan.plan(selected, serial, concurrency)
+    if concurrency <= 1 or len(workers) <= 1:
+        return [args + ['--concurrency', '1']]
+    return [args + ['--worker-file', worker_plan.write(workspace, workers)]]
 
 
 def _run_tempest(workspace, args, sink, log, progress):
@@ -283,7 +264,7 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
     exits = []
     with open(subunit_path, 'wb') as sink, open(log_path, 'wb') as log:
         progress.startTestRun()
-        for args in tempest_runs(workspace, selected, regex, concurrency):
+        for args in tempest_runs(workspace, selected, concurrency):
             exits.append(_run_tempest(workspace, args, sink, log, progress))
         progress.stopTestRun()
     with open(subunit_path, 'rb') as f:

@@ -265,6 +265,7 @@ class PreemptibleSchedulingTest(PreemptibleTest):
     """Where preemptible and regular servers may start."""
 
     @decorators.idempotent_id('7f51b2a3-e276-4df0-b53b-61a6345d3267')
+    @decorators.attr(type=['slow'])
     def test_preemptible_only_on_freepool_hosts(self):
         rule = ('spec: preemptible instances start on freepool hosts and '
                 'only there, never on hosts blazar does not manage')
@@ -304,6 +305,7 @@ class PreemptibleSchedulingTest(PreemptibleTest):
 class PreemptibleQuotaTest(PreemptibleTest):
 
     @decorators.idempotent_id('445ded67-1f01-4bda-886b-4246d20a5914')
+    @decorators.attr(type=['slow'])
     def test_preemptibles_count_toward_quota(self):
         rule = ('spec: preemptible instances count toward the instances '
                 'quota like regular instances')
@@ -335,6 +337,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('0177fe64-1503-4926-b6e4-8d15002c2563')
+    @decorators.attr(type=['slow'])
     def test_reserved_host_refuses_preemptibles_until_lease_ends(self):
         rule = ('spec: preemptibles never start on a host of a reservation; '
                 'when the lease ends the host is back in the freepool')
@@ -368,6 +371,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('5579c8b8-4017-49bd-80dd-e3685dab1c25')
+    @decorators.attr(type=['slow'])
     def test_lease_start_terminates_preemptibles_of_its_host(self):
         rule = ('spec: before a lease becomes active, the preemptible '
                 'instances on its hosts are terminated')
@@ -411,6 +415,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('2b8f6e3a-9d41-4c7e-8f05-6a1c3e9d7b24')
+    @decorators.attr(type=['slow'])
     def test_preemptibles_racing_a_lease_start_never_run_on_its_host(self):
         rule = ('spec: once termination requests are sent, no new '
                 'preemptible instance starts on the allocated host')
@@ -454,6 +459,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('e84b2c71-3f5a-4d0e-b6a9-7c2d9e1f0a53')
+    @decorators.attr(type=['slow'])
     def test_instance_reservation_terminates_other_servers_on_its_host(self):
         rule = ('spec: on a host allocated to an instance reservation, '
                 'servers that do not use the reservation:<id> flavor are '
@@ -484,6 +490,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('bf93168d-5511-4523-8552-e8ac6671d542')
+    @decorators.attr(type=['slow'])
     def test_eviction_is_a_soft_shutdown_then_a_delete(self):
         rule = ('spec: a preemptible is first shut down softly, then '
                 'deleted after [preemptible] graceful_shutdown_time')
@@ -512,6 +519,7 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('c3e1a0d4-6f7b-4b8e-9a52-2d7f1e0b6c91')
+    @decorators.attr(type=['slow'])
     def test_full_freepool_refuses_preemptibles(self):
         rule = ('spec: preemptible instances start on freepool hosts and '
                 'only there, never on hosts blazar does not manage: with '

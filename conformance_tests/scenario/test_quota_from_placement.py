@@ -155,6 +155,7 @@ class QuotaUsageTest(QuotaTestBase):
         return {'instances': len(booted), 'cores': cores, 'ram': ram}
 
     @decorators.idempotent_id('4a6c8e0b-2d3f-4b5a-9c7e-8f9a0b1c2d37')
+    @decorators.attr(type=['slow'])
     def test_quota_usage_equals_placement_usage(self):
         """os-quota-sets detail, /limits and placement /usages agree, for
         the project and for each user."""
@@ -183,6 +184,7 @@ class QuotaUsageTest(QuotaTestBase):
                                  'detail' % rule)
 
     @decorators.idempotent_id('7c9e1a3b-5d4f-4e6a-8b0c-9a0b1c2d3e48')
+    @decorators.attr(type=['slow'])
     def test_unscheduled_server_counts_instances_not_cores_or_ram(self):
         """A server that never got a host counts as an instance and holds
         no cores or RAM."""
@@ -207,6 +209,7 @@ class QuotaUsageTest(QuotaTestBase):
                              rule, self.big_flavor['ram']))
 
     @decorators.idempotent_id('0e2a4c6d-8f1b-4c3d-a5e7-0b1c2d3e4f59')
+    @decorators.attr(type=['slow'])
     def test_per_user_instance_limit_spares_other_users(self):
         """A per-user instance limit stops that user only."""
         rule = ('a per-user instance limit is enforced for that user, and '

@@ -229,6 +229,7 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
                                        [NO_VALID_HOST, RETRIES_EXCEEDED])
 
     @decorators.idempotent_id('9f1b3d5e-7a2c-4d8e-a0b1-6c7d8e9fa0b5')
+    @decorators.attr(type=['slow'])
     def test_affinity_still_packs_onto_one_host(self):
         """The affinity policy (no rules) puts the group on one host."""
         rule = 'affinity: every server of the group on the same host'

@@ -7,6 +7,7 @@ import sys
 
 import fixtures
 import testtools
+import yaml
 
 from conformance_tests.cmd import tempest_runner
 
@@ -139,30 +140,47 @@ class SerialScheduleTest(testtools.TestCase):
                 ['serial_probe_mod.%s.test_t[id-%s]' % (c, A)
                  for c in 'ABC']))
 
-    def test_serial_classes_run_after_the_others_one_at_a_time(self):
-        runs = tempest_runner.tempest_runs(
-            self.workspace, [DOWN, USAGE, OTHER], 'REGEX', 2)
-        self.assertEqual(2, len(runs))
-        shared, serial = runs
-        self.assertEqual(['--regex', 'REGEX'], shared[:2])
-        exclude = re.compile(shared[shared.index('--exclude-regex') + 1])
-        self.assertTrue(exclude.search(DOWN))
-        self.assertFalse(exclude.search(USAGE))
-        self.assertFalse(exclude.search(OTHER))
-        self.assertEqual(['--concurrency', '2'], shared[-2:])
-        self.assertEqual([DOWN], self._listed(serial))
-        self.assertEqual(['--concurrency', '1'], serial[-2:])
+    def _workers(self, args):
+        path = args[args.index('--worker-file') + 1]
+        with open(path) as f:
+            return [w['worker'] for w in yaml.safe_load(f)]
 
-    def test_one_class_is_given_as_a_load_list(self):
-        runs = tempest_runner.tempest_runs(self.workspace, [OTHER],
-                                           'REGEX', 2)
+    def test_serial_classes_get_a_worker_of_their_own(self):
+        runs = tempest_runner.tempest_runs(
+            self.workspace, [DOWN, USAGE, OTHER], 2)
         self.assertEqual(1, len(runs))
-        self.assertNotIn('--regex', runs[0])
+        args = runs[0]
+        self.assertNotIn('--regex', args)
+        self.assertEqual(sorted([DOWN, USAGE, OTHER]),
+                         sorted(self._listed(args)))
+        workers = [[re.compile(r) for r in w] for w in self._workers(args)]
+        self.assertEqual(3, len(workers))
+
+        def runs_on(test):
+            return [i for i, w in enumerate(workers)
+                    if any(r.search(test) for r in w)]
+        # One worker each; the serial class alone on the last.
+        self.assertEqual([[0], [1], [2]],
+                         sorted([runs_on(USAGE), runs_on(OTHER)])
+                         + [runs_on(DOWN)])
+
+    def test_one_class_is_one_worker_without_a_worker_file(self):
+        runs = tempest_runner.tempest_runs(self.workspace, [OTHER], 2)
+        self.assertEqual(1, len(runs))
+        self.assertNotIn('--worker-file', runs[0])
+        self.assertEqual(['--concurrency', '1'], runs[0][-2:])
         self.assertEqual([OTHER], self._listed(runs[0]))
 
-    def test_serial_tests_alone_are_one_run(self):
-        runs = tempest_runner.tempest_runs(self.workspace, [DOWN, OUTAGE],
-                                           'REGEX', 2)
+    def test_serial_tests_alone_are_one_worker(self):
+        runs = tempest_runner.tempest_runs(self.workspace, [DOWN, OUTAGE], 2)
         self.assertEqual(1, len(runs))
+        self.assertNotIn('--worker-file', runs[0])
         self.assertEqual(sorted([DOWN, OUTAGE]),
                          sorted(self._listed(runs[0])))
+
+    def test_concurrency_one_is_one_worker_for_every_class(self):
+        runs = tempest_runner.tempest_runs(
+            self.workspace, [DOWN, USAGE, OTHER], 1)
+        self.assertNotIn('--worker-file', runs[0])
+        self.assertEqual(['--concurrency', '1'], runs[0][-2:])
+        self.assertEqual(3, len(self._listed(runs[0])))

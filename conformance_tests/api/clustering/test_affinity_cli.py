@@ -94,6 +94,7 @@ class AffinityCLITest(base.AffinityPolicyTest):
             RULE, what, status, err.strip()[-300:]))
 
     @decorators.idempotent_id('bdcf490f-3250-4d5c-bbb2-f892a6d65ee2')
+    @decorators.attr(type=['slow'])
     def test_cli_create_and_attach(self):
         cluster = self.cluster(self.profile())
         spec_file = os.path.join(self.useFixture(fixtures.TempDir()).path,

@@ -38,6 +38,7 @@ class AffinityGroupTest(base.AffinityPolicyTest):
                             RULE_INHERIT, group['id']))
 
     @decorators.idempotent_id('f45ed545-918e-4e5e-a882-b06973b5fee7')
+    @decorators.attr(type=['slow'])
     def test_profile_group_policy_mismatch(self):
         group = self.server_group('affinity')
         cluster = self.cluster(self.profile(
@@ -52,6 +53,7 @@ class AffinityGroupTest(base.AffinityPolicyTest):
                       RULE_MISMATCH)
 
     @decorators.idempotent_id('7919b04f-1e9e-4348-83a4-62f8bc921186')
+    @decorators.attr(type=['slow'])
     def test_profile_group_missing(self):
         missing = self.name('missing-group')
         cluster = self.cluster(self.profile(
@@ -70,6 +72,7 @@ class AffinityGroupTest(base.AffinityPolicyTest):
                 RULE_MISSING, missing, action['status'], len(made)))
 
     @decorators.idempotent_id('a63876fb-49c7-4f81-b702-a9711d71c400')
+    @decorators.attr(type=['slow'])
     def test_group_created_and_deleted(self):
         cluster = self.cluster(self.profile())
         name = self.name('group')

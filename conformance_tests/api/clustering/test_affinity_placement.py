@@ -39,6 +39,7 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                              rule, action.get('action'), action.get('data')))
 
     @decorators.idempotent_id('5384a3bb-c538-4f3f-b44f-49a110bf701f')
+    @decorators.attr(type=['slow'])
     def test_placement_data(self):
         cluster = self.cluster(self.profile())
         policy = self.policy(base.affinity_spec(servergroup={
@@ -69,6 +70,7 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
             RULE_SHRINK, shrink.get('data')))
 
     @decorators.idempotent_id('88a46be6-8172-410d-b6ee-048e1770fb23')
+    @decorators.attr(type=['slow'])
     @testtools.skipUnless(CONF.conformance.anti_affinity_zone,
                           'set [conformance] anti_affinity_zone to a zone '
                           'whose hosts the affinity scenarios may fill')
@@ -113,6 +115,7 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                                         len(hosts), extra['status']))
 
     @decorators.idempotent_id('cd4e4c6a-d608-4dc4-9f3f-3beddbab3e32')
+    @decorators.attr(type=['slow'])
     @testtools.skipUnless(CONF.conformance.senlin_drs_hypervisor,
                           'set [conformance] senlin_drs_hypervisor to the '
                           'hypervisor hostname (containing "drs") senlin '

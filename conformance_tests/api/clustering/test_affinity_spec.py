@@ -101,6 +101,7 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                       RULE_PROFILE)
 
     @decorators.idempotent_id('b46540ea-eea0-4182-8880-9dd13795032f')
+    @decorators.attr(type=['slow'])
     def test_second_affinity_policy_refused(self):
         cluster = self.cluster(self.profile())
         first = self.policy(base.affinity_spec(

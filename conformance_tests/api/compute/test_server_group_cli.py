@@ -109,6 +109,7 @@ class ServerGroupCLITest(api_version_utils.BaseMicroversionTest,
                 RULE, ' '.join(args), out[:300]))
 
     @decorators.idempotent_id('2c4e6a8b-0d1f-4a3b-9c5d-7e8f9a0b1c26')
+    @decorators.attr(type=['slow'])
     def test_rule_max_server_per_host_through_openstackclient(self):
         name = data_utils.rand_name(
             prefix=CONF.conformance.resource_prefix, name='cli-sg')

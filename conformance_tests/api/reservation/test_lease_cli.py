@@ -80,6 +80,7 @@ class LeaseCLITest(test.BaseTestCase):
                 RULE, ' '.join(args), out[:300]))
 
     @decorators.idempotent_id('ba0507ea-3b6f-486f-aecd-ec888d8b98eb')
+    @decorators.attr(type=['slow'])
     def test_host_lease_through_blazarclient(self):
         name = data_utils.rand_name(
             prefix=CONF.conformance.resource_prefix, name='cli-lease')

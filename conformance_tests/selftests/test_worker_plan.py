@@ -1,0 +1,74 @@
+"""cmd/worker_plan.py: the classes dealt to Tempest's workers."""
+
+import os
+import re
+
+import fixtures
+import testtools
+import yaml
+
+from conformance_tests.cmd import worker_plan
+
+ID = 'id-5b1f0c3e-6f1e-4a8e-9c51-0d2b7e3f9a11'
+
+
+def tests(cls, count, slow=False):
+    return ['pkg.mod.%s.test_%d[%s%s]' % (cls, i, ID, ',slow' if slow else '')
+            for i in range(count)]
+
+
+class PlanTest(testtools.TestCase):
+
+    def test_a_slow_test_weighs_more_than_an_untagged_one(self):
+        self.assertEqual(worker_plan.SLOW_WEIGHT,
+                         worker_plan.weight(tests('A', 1, slow=True)[0]))
+        self.assertEqual(1, worker_plan.weight(tests('A', 1)[0]))
+        self.assertEqual({'disruptive', ID, 'slow'}, worker_plan.attributes(
+            'p.m.C.test_x[disruptive,%s,slow]' % ID))
+
+    def test_the_heaviest_class_gets_a_worker_to_itself(self):
+        # Dealt in turn (stestr without recorded times), the heavy class
+        # would share a worker with B; weighed, it runs alone.
+        names = (tests('A', 6, slow=True) + tests('B', 3, slow=True)
+                 + tests('C', 9) + tests('D', 4) + tests('E', 1, slow=True))
+        workers = worker_plan.shared_workers(names, 2)
+        self.assertEqual([['pkg.mod.A'],
+                          ['pkg.mod.B', 'pkg.mod.C', 'pkg.mod.E',
+                           'pkg.mod.D']], workers)
+
+    def test_the_plan_does_not_depend_on_the_listing_order(self):
+        names = tests('A', 2) + tests('B', 2) + tests('C', 1, slow=True)
+        self.assertEqual(worker_plan.shared_workers(names, 2),
+                         worker_plan.shared_workers(names[::-1], 2))
+
+    def test_no_more_workers_than_classes(self):
+        self.assertEqual([['pkg.mod.A']],
+                         worker_plan.shared_workers(tests('A', 5), 4))
+
+    def test_serial_classes_share_one_worker_after_the_others(self):
+        names = tests('A', 2) + tests('S', 1) + tests('T', 1)
+        self.assertEqual([['pkg.mod.A'], ['pkg.mod.S', 'pkg.mod.T']],
+                         worker_plan.plan(names, {'pkg.mod.S', 'pkg.mod.T',
+                                                  'pkg.mod.Unused'}, 2))
+
+    def test_class_regex_selects_its_class_only(self):
+        regex = re.compile(worker_plan.class_regex('pkg.mod.A'))
+        self.assertTrue(regex.search(tests('A', 1, slow=True)[0]))
+        self.assertTrue(regex.search('pkg.mod.A.test_x'))
+        self.assertFalse(regex.search(tests('AB', 1)[0]))
+        self.assertFalse(regex.search('pkg.mod.A.Inner.test_x[%s]' % ID))
+        self.assertFalse(regex.search('other.pkg.mod.A.test_x[%s]' % ID))
+
+    def test_worker_file_is_stestrs_format(self):
+        workspace = self.useFixture(fixtures.TempDir()).path
+        path = worker_plan.write(workspace, [['pkg.mod.A'],
+                                             ['pkg.mod.B', 'pkg.mod.C']])
+        self.assertEqual(os.path.join(workspace, worker_plan.WORKER_FILE),
+                         path)
+        with open(path) as f:
+            loaded = yaml.safe_load(f)
+        self.assertEqual([1, 2], [len(w['worker']) for w in loaded])
+        from stestr import selection
+        ids = tests('A', 1) + tests('B', 2) + tests('C', 1)
+        self.assertEqual(tests('B', 2) + tests('C', 1),
+                         selection.filter_tests(loaded[1]['worker'], ids))
