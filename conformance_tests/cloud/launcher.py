@@ -11,11 +11,13 @@ need: a Tempest workspace with tempest.conf, accounts.yaml and
 clouds.yaml.
 """
 
+from concurrent import futures
 import json
 import os
 import shutil
 import signal
 import socket
+import threading
 import time
 
 from conformance_tests.cloud import catalog
@@ -50,6 +52,46 @@ def start_zygotes(log_dir):
     """A zygote for every process of the cloud: pass it to each
     EmbeddedCloud a command starts, so that they share its imports."""
     return zygote.Zygotes(process_names(), log_dir)
+
+
+def _after_ready_side_by_side(ctx, descriptors):
+    """Every service's one-time set-up, each in a thread of its own.
+
+    They touch different things (nova's zones and blazar's freepool are
+    aggregates of different hosts, the images are glance's), and every
+    service answers one request at a time (wsgi_server), so running them
+    together only overlaps their waiting: blazar's two enrolments alone
+    take over a second. An error is raised once all of them have ended.
+    """
+    ctx.admin_token()  # fetched here, once, not raced for by the threads
+    with futures.ThreadPoolExecutor(len(descriptors)) as pool:
+        steps = [pool.submit(s.after_ready, ctx) for s in descriptors]
+    for step in steps:
+        step.result()
+
+
+class _Beside(object):
+    """Steps run one after another in a daemon thread (a Ctrl-C of the
+    start must not wait for them); result() waits and raises what they
+    raised."""
+
+    def __init__(self, *steps):
+        self._error = None
+        self._thread = threading.Thread(target=self._run, args=(
+            [s for s in steps if s],), daemon=True, name='beside-start')
+        self._thread.start()
+
+    def _run(self, steps):
+        try:
+            for step in steps:
+                step()
+        except BaseException as e:  # raised again in the caller's thread
+            self._error = e
+
+    def result(self):
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
 
 
 class EmbeddedCloud(object):
@@ -103,7 +145,17 @@ class EmbeddedCloud(object):
                 '`conformance cloud down --workdir %s` first' % (
                     self.workdir, self.workdir))
 
-    def up(self):
+    def up(self, while_starting=None):
+        """Start the cloud; return once every service answers, its
+        one-time set-up is done and the client files are written.
+
+        ``while_starting``: called with no argument in a thread of its
+        own once keystone answers and the Tempest workspace exists (the
+        runner lists the tests then). From there until nova answers the
+        cloud keeps one core of two busy (/proc/stat), so the workspace
+        and the listing cost the start little. up() waits for it and
+        raises what it raised.
+        """
         started = time.monotonic()
         self.preflight()
         shutil.rmtree(self.service_dir, ignore_errors=True)
@@ -126,12 +178,15 @@ class EmbeddedCloud(object):
             for process in process_names(self.services):
                 self._spawn(own or self.zygotes, process, ctx, configs)
             self._write_state()
+            beside = None
             for service in self.services:
                 self._wait_ready(service, started)
                 if service.provides_identity:
                     self._register(ctx)
-            for service in self.services:
-                service.after_ready(ctx)
+                    beside = _Beside(self._make_workspace, while_starting)
+            _after_ready_side_by_side(ctx, self.services)
+            if beside:
+                beside.result()
             client_files.write_all(ctx, self.services, self.workdir,
                                    self.workspace)
         except (client_files.WorkspaceError, http.HTTPError,
@@ -147,6 +202,9 @@ class EmbeddedCloud(object):
         self.say('cloud ready in %.1f s: %s' % (
             time.monotonic() - started, ', '.join(
                 '%s %s' % (s.name, ctx.url(s.name)) for s in self.services)))
+
+    def _make_workspace(self):
+        client_files.ensure_workspace(self.workdir, self.workspace)
 
     def _spawn(self, forker, process, ctx, configs):
         spec = {'process': process, 'host': self.host,

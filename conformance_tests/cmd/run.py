@@ -158,12 +158,15 @@ def cmd_run(args):
             cloud = launcher.EmbeddedCloud(
                 workdir, port_base=args.port_base,
                 **profiles.settings(args.profile))
-            cloud.up()
+            listing = tempest_runner.Listing()
+            cloud.up(while_starting=lambda: listing.prefetch(
+                cloud.workspace))
             try:
                 ui.say('running the suite through Tempest')
                 results = tempest_runner.run(cloud.workspace, subunit_path,
                                              ui.say, args.concurrency,
-                                             regex=scope.regex())
+                                             regex=scope.regex(),
+                                             listing=listing)
             finally:
                 cloud.down()
     except (launcher.CloudError, tempest_runner.RunError) as e:
@@ -349,8 +352,9 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
                                    mutant=mutant.name, say=lambda m: None,
                                    zygotes=forkers,
                                    **profiles.settings(profile))
+    listing = listing or tempest_runner.Listing()
     try:
-        cloud.up()
+        cloud.up(while_starting=lambda: listing.prefetch(cloud.workspace))
         # Where a mutant's time goes: its cloud's start, or its tests.
         up = time.monotonic()
         try:

@@ -71,8 +71,12 @@ def point_discovery_here(workspace, conformance_only=True):
         top = os.path.dirname(os.path.dirname(
             os.path.abspath(tempest.__file__)))
         test_path = os.path.join(top, 'tempest', 'test_discover')
-    with open(os.path.join(workspace, '.stestr.conf'), 'w') as f:
+    # Replaced whole, never rewritten in place: a listing may be reading
+    # it (Listing.prefetch).
+    path = os.path.join(workspace, '.stestr.conf')
+    with open(path + '.new', 'w') as f:
         f.write(STESTR_CONF % (test_path, top))
+    os.replace(path + '.new', path)
 
 
 def _last_error_line(text):
@@ -95,10 +99,19 @@ def _last_error_line(text):
 
 
 def list_tests(workspace, regex=TEST_REGEX):
+    """The tests Tempest discovers in this workspace.
+
+    Listed without the workspace's tempest.conf (TEMPEST_CONFIG names a
+    file that is not there, so Tempest takes its defaults): a test's
+    name does not depend on the config, and the embedded cloud writes
+    tempest.conf only once it is up, which is after its listing starts.
+    """
     point_discovery_here(workspace)
+    env = dict(os.environ, TEMPEST_CONFIG_DIR=os.path.join(workspace, 'etc'),
+               TEMPEST_CONFIG='no-config-for-listing.conf')
     done = subprocess.run(
         [tempest_executable(), 'run', '--list-tests', '--regex', regex],
-        cwd=workspace, capture_output=True, text=True)
+        cwd=workspace, capture_output=True, text=True, env=env)
     if done.returncode:
         raise RunError('`tempest run --list-tests` failed in %s: %s' % (
             workspace, _last_error_line(done.stderr or done.stdout)))
@@ -118,12 +131,23 @@ class Listing(object):
 
     def __init__(self):
         self._tests = None
+        self._error = None
         self._lock = threading.Lock()
 
-    def select(self, workspace, regex):
+    def prefetch(self, workspace):
+        """List now (while a cloud starts, EmbeddedCloud.up's
+        while_starting), keeping a failure for select() to raise."""
         with self._lock:
-            if self._tests is None:
-                self._tests = list_tests(workspace)
+            if self._tests is None and self._error is None:
+                try:
+                    self._tests = list_tests(workspace)
+                except RunError as e:
+                    self._error = e
+
+    def select(self, workspace, regex):
+        self.prefetch(workspace)
+        if self._error is not None:
+            raise self._error
         pattern = re.compile(regex)
         return [t for t in self._tests if pattern.search(t)]
 

@@ -7,7 +7,10 @@ _START = time.monotonic()
 
 
 def say(message):
-    print('[%6.1fs] %s' % (time.monotonic() - _START, message), flush=True)
+    # One write per line: threads (the cloud's set-up steps) may say
+    # things at once, and print() writes the newline separately.
+    sys.stdout.write('[%6.1fs] %s\n' % (time.monotonic() - _START, message))
+    sys.stdout.flush()
 
 
 def fail(message):

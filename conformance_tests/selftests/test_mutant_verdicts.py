@@ -110,7 +110,7 @@ class MutantsCommandTest(testtools.TestCase):
             def __init__(self, workdir, **kwargs):
                 started.append(kwargs)
 
-            def up(self):
+            def up(self, while_starting=None):
                 pass
 
             def down(self, quiet=False):

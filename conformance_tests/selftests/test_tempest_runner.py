@@ -184,3 +184,41 @@ class SerialScheduleTest(testtools.TestCase):
         self.assertNotIn('--worker-file', runs[0])
         self.assertEqual(['--concurrency', '1'], runs[0][-2:])
         self.assertEqual(3, len(self._listed(runs[0])))
+
+
+class PrefetchTest(testtools.TestCase):
+
+    def test_a_listing_error_is_kept_for_select(self):
+        calls = []
+
+        def failing_list(workspace, regex=tempest_runner.TEST_REGEX):
+            calls.append(workspace)
+            raise tempest_runner.RunError('import error')
+
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.tempest_runner.list_tests', failing_list))
+        listing = tempest_runner.Listing()
+        listing.prefetch('ws')  # while the cloud starts: nothing raised
+        self.assertRaises(tempest_runner.RunError, listing.select, 'ws',
+                          tempest_runner.TEST_REGEX)
+        self.assertEqual(['ws'], calls)
+
+    def test_listing_does_not_read_the_workspace_tempest_conf(self):
+        seen = {}
+
+        def fake_run(argv, cwd, env, **kwargs):
+            seen.update(env)
+
+            class Done(object):
+                returncode, stdout, stderr = 0, '', ''
+            return Done()
+
+        workspace = self.useFixture(fixtures.TempDir()).path
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.tempest_runner.subprocess.run', fake_run))
+        tempest_runner.list_tests(workspace)
+        self.assertEqual(os.path.join(workspace, 'etc'),
+                         seen['TEMPEST_CONFIG_DIR'])
+        self.assertFalse(os.path.exists(os.path.join(
+            seen['TEMPEST_CONFIG_DIR'], seen['TEMPEST_CONFIG'])))
+        self.assertEqual(['.stestr.conf'], os.listdir(workspace))

@@ -1,0 +1,66 @@
+"""cloud/launcher.py: what runs beside a cloud's start, without a cloud."""
+
+import threading
+
+import testtools
+
+from conformance_tests.cloud import launcher
+
+
+class FakeContext(object):
+    def __init__(self):
+        self.tokens = 0
+
+    def admin_token(self):
+        self.tokens += 1
+        return 'token'
+
+
+class Step(object):
+    def __init__(self, name, barrier=None, error=None):
+        self.name, self.barrier, self.error = name, barrier, error
+        self.ran = False
+
+    def after_ready(self, ctx):
+        if self.barrier:
+            self.barrier.wait(timeout=5)  # only passes if both run at once
+        self.ran = True
+        if self.error:
+            raise self.error
+
+
+class AfterReadyTest(testtools.TestCase):
+
+    def test_services_set_up_side_by_side(self):
+        barrier = threading.Barrier(2)
+        steps = [Step('a', barrier), Step('b', barrier)]
+        ctx = FakeContext()
+        launcher._after_ready_side_by_side(ctx, steps)
+        self.assertEqual([True, True], [s.ran for s in steps])
+        self.assertEqual(1, ctx.tokens)  # fetched once, before the threads
+
+    def test_an_error_is_raised_after_every_step_ended(self):
+        steps = [Step('a', error=ValueError('zones')), Step('b')]
+        self.assertRaises(ValueError, launcher._after_ready_side_by_side,
+                          FakeContext(), steps)
+        self.assertTrue(steps[1].ran)
+
+
+class BesideTest(testtools.TestCase):
+
+    def test_steps_run_in_order_and_none_is_skipped(self):
+        ran = []
+        beside = launcher._Beside(lambda: ran.append(1), None,
+                                  lambda: ran.append(2))
+        beside.result()
+        self.assertEqual([1, 2], ran)
+
+    def test_a_failed_step_stops_the_rest_and_is_raised_in_the_caller(self):
+        ran = []
+
+        def fail():
+            raise OSError('tempest init failed')
+
+        beside = launcher._Beside(fail, lambda: ran.append('listing'))
+        self.assertRaises(OSError, beside.result)
+        self.assertEqual([], ran)
