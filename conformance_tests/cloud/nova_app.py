@@ -1,4 +1,4 @@
-"""Real nova 34, in one process with the placement it uses.
+"""Real nova 34 in one process, using the real placement over HTTP.
 
 Nova's API, conductor, scheduler and fake-driver computes run from PyPI
 code, assembled with nova's own shipped functional-test harness
