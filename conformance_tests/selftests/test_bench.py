@@ -106,6 +106,8 @@ class MutantsJsonTest(testtools.TestCase):
         text = report.markdown(fig)
         self.assertIn('| m1 | 30.5 | 18.0 | 11.5 | True |', text)
         self.assertIn('38.0 s of cloud starts, 30.5 s of Tempest', text)
+        self.assertIn('its start is the rest alone: median 20.0 s (18.0 to '
+                      '20.0 s, 2 clouds)', text)
         mutants[1]['tests_s'] = None  # a mutants.json of before the split
         text = report.markdown(fig)
         self.assertIn('| m2 | 40.0 | 20.0 | - | True |', text)
