@@ -122,10 +122,13 @@ def markdown(fig):
         lines += ['What is not importing: each mutant cloud below forks '
                   'from zygotes that imported once for the whole mutant '
                   'run, so its start is the rest alone: median %s s '
-                  '(%s to %s s, %d clouds). That rest is a chain: keystone '
-                  'answers, the launcher registers the catalog, nova '
-                  'starts its services and computes, then blazar enrols '
-                  'its freepool hosts.' % warm, '']
+                  '(%s to %s s, %d clouds). Mutant clouds run side by '
+                  'side, one per core by default, so these starts shared '
+                  'the cores with another mutant\'s cloud: a bound from '
+                  'above. That rest is a chain: keystone answers, the '
+                  'launcher registers the catalog, nova starts its '
+                  'services and computes, then blazar enrols its freepool '
+                  'hosts.' % warm, '']
     for extra in cold.get('other_layouts', []):
         lines.append('- with %d zone hosts: cloud ready in %s s' % (
             extra['hosts'], extra['total_s']))
