@@ -247,7 +247,9 @@ def tempest_runs(workspace, selected, concurrency):
     """
     serial = serial_classes(selected)
     args = _load_list(workspace, 'selected-tests.txt', selected)
-    workers = worker_plan.plan(selected, serial, concurrency)
+    workers = worker_plan.plan(
+        selected, serial, concurrency,
+        worker_plan.recorded_times(workspace, selected))
     if concurrency <= 1 or len(workers) <= 1:
         return [args + ['--concurrency', '1']]
     return [args + ['--worker-file', worker_plan.write(workspace, workers)]]

@@ -20,9 +20,9 @@ def tests(cls, count, slow=False):
 class PlanTest(testtools.TestCase):
 
     def test_a_slow_test_weighs_more_than_an_untagged_one(self):
-        self.assertEqual(worker_plan.SLOW_WEIGHT,
-                         worker_plan.weight(tests('A', 1, slow=True)[0]))
-        self.assertEqual(1, worker_plan.weight(tests('A', 1)[0]))
+        self.assertEqual(worker_plan.SLOW_SECONDS,
+                         worker_plan.estimate(tests('A', 1, slow=True)[0]))
+        self.assertEqual(1, worker_plan.estimate(tests('A', 1)[0]))
         self.assertEqual({'disruptive', ID, 'slow'}, worker_plan.attributes(
             'p.m.C.test_x[disruptive,%s,slow]' % ID))
 
@@ -35,6 +35,22 @@ class PlanTest(testtools.TestCase):
         self.assertEqual([['pkg.mod.A'],
                           ['pkg.mod.B', 'pkg.mod.C', 'pkg.mod.E',
                            'pkg.mod.D']], workers)
+
+    def test_recorded_seconds_outweigh_the_estimate(self):
+        names = tests('A', 2, slow=True) + tests('B', 3) + tests('C', 1)
+        # Estimated, A (14) outweighs B (3) and C (1): A alone.
+        self.assertEqual([['pkg.mod.A'], ['pkg.mod.B', 'pkg.mod.C']],
+                         worker_plan.shared_workers(names, 2))
+        # Recorded, B took 30 s: B alone; C, never run, is estimated.
+        recorded = dict.fromkeys(tests('A', 2, slow=True), 2.0)
+        recorded.update(dict.fromkeys(tests('B', 3), 10.0))
+        self.assertEqual([['pkg.mod.B'], ['pkg.mod.A', 'pkg.mod.C']],
+                         worker_plan.shared_workers(names, 2, recorded))
+
+    def test_a_workspace_never_run_has_no_recorded_times(self):
+        workspace = self.useFixture(fixtures.TempDir()).path
+        self.assertEqual({}, worker_plan.recorded_times(
+            workspace, tests('A', 1)))
 
     def test_the_plan_does_not_depend_on_the_listing_order(self):
         names = tests('A', 2) + tests('B', 2) + tests('C', 1, slow=True)
