@@ -1,20 +1,20 @@
 """Which Tempest worker runs which test classes: a stestr worker file.
 
-Why not stestr's own partition: it balances workers by the durations
-its repository recorded in earlier runs, and a clean run's workspace has
-none, so it deals the classes out in turn whatever their size. The 25
-tests of seeds 000, 001 and 003 then put the 40 s class of server
-spreading and 10 s more on one worker while the other idled its last
-27 s (fresh-31's bench).
+Why a worker file: stestr's scheduler balances workers by the durations
+its repository recorded in earlier runs, and deals the classes it has no
+time for out in turn, whatever their size; a clean run's workspace has
+none. The 25 tests of seeds 000, 001 and 003 then put the 40 s class of
+server spreading and 10 s more on one worker while the other idled its
+last 27 s (fresh-31's bench).
 
-Here each class weighs the seconds its tests took in this workspace's
-earlier runs, which stestr records, and, for a test never run there,
-what it declares: a test with Tempest's ``slow`` attribute (it boots
-servers or clusters, or drives a client CLI) counts SLOW_SECONDS, any
-other one second. The estimate alone dealt the every-seed run 70 s and
-98 s of tests (fresh-38): the clustering tests take longer than their
-tags say. The classes are dealt heaviest first, each to the lightest
-worker (longest processing time first), ties by name.
+Here the same scheduler (stestr.scheduler.partition_tests: heaviest
+class first, each to the lightest worker) is given a time for every
+test: the seconds stestr recorded for it in this workspace's earlier
+runs, or, for a test never run there, what it declares: SLOW_SECONDS
+with Tempest's ``slow`` attribute (it boots servers or clusters, or
+drives a client CLI), one second without. The estimate alone dealt the
+every-seed run 70 s and 98 s of tests (fresh-38): the clustering tests
+take longer than their tags say; recorded times dealt 84.6 s and 84.0 s.
 
 The @serial classes get a worker of their own. Tempest keeps each of
 them alone with its reader-writer lock: that worker waits, without
@@ -28,7 +28,10 @@ import re
 
 from stestr.repository import abstract
 from stestr.repository import util
+from stestr import scheduler
 import yaml
+
+from conformance_tests.report import results
 
 # A slow test of this suite took 3 to 17 s on the embedded cloud, any
 # other test 0.2 to 2 s (fresh-31's bench).
@@ -41,15 +44,8 @@ def class_of(test_name):
     return test_name.split('[', 1)[0].rsplit('.', 1)[0]
 
 
-def attributes(test_name):
-    """The attributes Tempest lists after the idempotent id."""
-    if '[' not in test_name:
-        return set()
-    return set(test_name.rsplit('[', 1)[1].rstrip(']').split(','))
-
-
 def estimate(test_name):
-    return SLOW_SECONDS if 'slow' in attributes(test_name) else 1
+    return SLOW_SECONDS if 'slow' in results.attributes(test_name) else 1
 
 
 def recorded_times(workspace, test_names):
@@ -62,23 +58,32 @@ def recorded_times(workspace, test_names):
         return {}
 
 
+class _KnownTimes(object):
+    """What stestr's scheduler asks a repository for: every test timed,
+    by its recorded seconds or else by its estimate."""
+
+    def __init__(self, recorded):
+        self.recorded = recorded
+
+    def get_test_times(self, test_ids):
+        return {'known': {t: self.recorded.get(t, estimate(t))
+                          for t in test_ids}, 'unknown': set()}
+
+
 def shared_workers(test_names, concurrency, recorded=None):
     """The classes of these tests in at most ``concurrency`` lists of
-    about the same seconds: heaviest class first, each to the lightest
-    list so far; ties go by name, so the plan is reproducible."""
-    recorded = recorded or {}
-    weights = {}
-    for name in test_names:
-        cls = class_of(name)
-        seconds = recorded.get(name)
-        weights[cls] = weights.get(cls, 0) + (
-            seconds if seconds is not None else estimate(name))
-    workers = [[0, []] for _ in range(max(1, concurrency))]
-    for cls in sorted(weights, key=lambda c: (-weights[c], c)):
-        lightest = min(workers, key=lambda w: (w[0], len(w[1])))
-        lightest[0] += weights[cls]
-        lightest[1].append(cls)
-    return [classes for _, classes in workers if classes]
+    about the same seconds. stestr's own scheduler deals them (heaviest
+    class first, each to the lightest worker), given a time for every
+    test; the names go in sorted, so the plan is reproducible."""
+    partitions = scheduler.partition_tests(
+        sorted(test_names), max(1, concurrency),
+        _KnownTimes(recorded or {}), class_of)
+    workers = []
+    for tests in partitions:
+        classes = list(dict.fromkeys(class_of(t) for t in tests))
+        if classes:
+            workers.append(classes)
+    return workers
 
 
 def plan(test_names, serial, concurrency, recorded=None):

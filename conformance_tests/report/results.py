@@ -25,12 +25,17 @@ class NotSubunit(ValueError):
     """The stream holds no test result at all."""
 
 
-def idempotent_id(test_id):
+def attributes(test_id):
+    """What Tempest lists in brackets after a test's name: its
+    idempotent id ('id-<uuid>') and its attributes ('slow', ...)."""
     match = _ATTRS.search(test_id)
-    if match:
-        for attr in match.group(1).split(','):
-            if attr.startswith('id-'):
-                return attr[3:]
+    return match.group(1).split(',') if match else []
+
+
+def idempotent_id(test_id):
+    for attr in attributes(test_id):
+        if attr.startswith('id-'):
+            return attr[3:]
     return None
 
 

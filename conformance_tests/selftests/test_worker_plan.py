@@ -23,7 +23,7 @@ class PlanTest(testtools.TestCase):
         self.assertEqual(worker_plan.SLOW_SECONDS,
                          worker_plan.estimate(tests('A', 1, slow=True)[0]))
         self.assertEqual(1, worker_plan.estimate(tests('A', 1)[0]))
-        self.assertEqual({'disruptive', ID, 'slow'}, worker_plan.attributes(
+        self.assertEqual(worker_plan.SLOW_SECONDS, worker_plan.estimate(
             'p.m.C.test_x[disruptive,%s,slow]' % ID))
 
     def test_the_heaviest_class_gets_a_worker_to_itself(self):
