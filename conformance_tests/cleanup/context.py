@@ -8,7 +8,7 @@ apply exactly as in a run.
 import os
 
 from conformance_tests.cleanup import names as names_mod
-from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud.services.nova import layout
 
 # Server groups show their project from 2.13; nothing else needs more.
 COMPUTE_MICROVERSION = '2.13'
@@ -114,5 +114,5 @@ def _kept_zones(conf):
     """The zones the tests are pointed at were made by an operator (on
     the embedded cloud: the launcher), never by a run."""
     zones = {conf.conformance.anti_affinity_zone,
-             conf.conformance.cell_down_zone} | set(compute_layout.ZONES)
+             conf.conformance.cell_down_zone} | set(layout.ZONES)
     return zones - {''}

@@ -1,4 +1,4 @@
-"""A tiny JSON-over-HTTP helper for the launcher (stdlib only).
+"""A tiny JSON-over-HTTP helper for the launcher and the stubs (stdlib only).
 
 Errors carry method, URL and status, never request headers: tokens stay out
 of every message.
@@ -33,3 +33,12 @@ def request(method, url, body=None, token=None, headers=None, timeout=10):
     except urllib.error.HTTPError as e:
         raise HTTPError(method, url, e.code, e.read().decode(errors='replace'))
     return status, resp_headers, (json.loads(raw) if raw else None)
+
+
+def json_response(start_response, status, body):
+    """Answer a WSGI request with ``body`` as JSON (the stubs' and the
+    fault endpoint's one response shape)."""
+    data = json.dumps(body).encode()
+    start_response(status, [('Content-Type', 'application/json'),
+                            ('Content-Length', str(len(data)))])
+    return [data]

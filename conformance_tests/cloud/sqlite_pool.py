@@ -13,7 +13,7 @@ file SQLite, a QueuePool (without a size limit, so a burst of threads
 never waits for a connection), and no ping before each use: a file does
 not drop a connection as a server can.
 
-Like fake_transport_wakeup, a fix of the test plumbing, never of the
+Like nova/transport_wakeup.py, a fix of the test plumbing, never of the
 services' logic: every query, transaction and lock is unchanged. The
 one state oslo.db keeps per connection, its "a BEGIN was sent" marker,
 is dropped when a connection goes back to the pool, which rolls back

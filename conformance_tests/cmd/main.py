@@ -97,13 +97,13 @@ def main(argv=None):
 
 
 def _zone_computes(text):
-    from conformance_tests.cloud import compute_layout
+    from conformance_tests.cloud.services.nova import layout
     try:
         count = int(text)
-        compute_layout.hosts(count)
+        layout.hosts(count)
     except ValueError as e:
         raise argparse.ArgumentTypeError(
-            str(e) if isinstance(e, compute_layout.LayoutError)
+            str(e) if isinstance(e, layout.LayoutError)
             else 'a whole number of hosts, not %r' % text)
     return count
 

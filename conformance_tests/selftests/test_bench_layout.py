@@ -5,7 +5,7 @@ import io
 import fixtures
 import testtools
 
-from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud.services.nova import layout as compute_layout
 from conformance_tests.cloud.services import nova
 from conformance_tests.cmd import main
 from conformance_tests.selftests import test_cloud_files

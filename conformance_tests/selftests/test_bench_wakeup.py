@@ -1,17 +1,17 @@
-"""cloud/fake_transport_wakeup.py on oslo.messaging's real fake driver."""
+"""cloud/transport_wakeup.py on oslo.messaging's real fake driver."""
 
 import threading
 
 import testtools
 
-from conformance_tests.cloud import fake_transport_wakeup
+from conformance_tests.cloud.services.nova import transport_wakeup
 
 
 class WakeupTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
-        fake_transport_wakeup.install()
+        transport_wakeup.install()
         from oslo_messaging._drivers import impl_fake
         from oslo_messaging import target
         self.impl_fake = impl_fake
@@ -21,7 +21,7 @@ class WakeupTest(testtools.TestCase):
 
     def test_install_twice_patches_once(self):
         poll = self.impl_fake.FakeExchange.poll
-        fake_transport_wakeup.install()
+        transport_wakeup.install()
         self.assertIs(poll, self.impl_fake.FakeExchange.poll)
 
     def test_messages_are_still_delivered_in_order(self):

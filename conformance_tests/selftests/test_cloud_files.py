@@ -243,7 +243,8 @@ class LauncherTempestConfTest(testtools.TestCase):
         self.assertEqual('image-2', self.conf['compute']['image_ref_alt'])
 
     def test_min_compute_nodes_is_the_computes_running(self):
-        from conformance_tests.cloud import compute_layout
+        from conformance_tests.cloud.services.nova import (
+            layout as compute_layout)
         self.assertEqual(str(len(compute_layout.HOSTS)),
                          self.conf['compute']['min_compute_nodes'])
 
@@ -362,8 +363,9 @@ class NovaConfigTest(testtools.TestCase):
         # layout (which it never changes); an entry may carry its
         # hypervisor's destroy time (blazar's freepool hosts), or not
         # (senlin's DRS host: 0, the fake driver's own).
-        from conformance_tests.cloud import compute_layout
-        from conformance_tests.cloud import nova_app
+        from conformance_tests.cloud.services.nova import (
+            layout as compute_layout)
+        from conformance_tests.cloud.services.nova import app as nova_app
         from conformance_tests.cloud.services import blazar
         from conformance_tests.cloud.services import senlin
         config = nova.nova_config(fake_launch_context())

@@ -137,7 +137,8 @@ class DescriptorTest(testtools.TestCase):
         self.assertGreater(blazar.DESTROY_SECONDS, 0)
 
     def test_freepool_hosts_are_in_no_zone_of_the_layout(self):
-        from conformance_tests.cloud import compute_layout
+        from conformance_tests.cloud.services.nova import (
+            layout as compute_layout)
         zoned = {h for hosts in compute_layout.ZONES.values() for h in hosts}
         self.assertFalse(zoned & set(blazar.FREEPOOL_HOSTS))
         self.assertNotEqual(compute_layout.DOWN_CELL, blazar.FREEPOOL_CELL)
@@ -156,7 +157,7 @@ class FakeComputeTest(testtools.TestCase):
     def test_destroy_sleeps_first_then_destroys(self):
         from unittest import mock
 
-        from conformance_tests.cloud import fake_compute
+        from conformance_tests.cloud.services.nova import fake_compute
         driver = self.Driver()
         fake_compute.give_destroy_time(driver, 2)
         order = []
@@ -167,14 +168,14 @@ class FakeComputeTest(testtools.TestCase):
         self.assertEqual(['i1'], driver.calls)
 
     def test_no_time_leaves_the_driver_alone(self):
-        from conformance_tests.cloud import fake_compute
+        from conformance_tests.cloud.services.nova import fake_compute
         driver = self.Driver()
         destroy = driver.destroy
         fake_compute.give_destroy_time(driver, 0)
         self.assertEqual(destroy, driver.destroy)
 
     def test_hook_entries_default_to_no_destroy_time(self):
-        from conformance_tests.cloud import nova_app
+        from conformance_tests.cloud.services.nova import app as nova_app
         self.assertEqual(('h', 'cell1', 0),
                          nova_app._extra_compute(['h', 'cell1']))
         self.assertEqual(('h', 'cell1', 2),

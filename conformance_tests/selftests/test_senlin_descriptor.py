@@ -32,7 +32,8 @@ class SenlinDescriptorTest(testtools.TestCase):
         self.assertEqual(0o600, os.stat(path).st_mode & 0o777)
 
     def test_drs_host_outside_the_seed_zones(self):
-        from conformance_tests.cloud import compute_layout
+        from conformance_tests.cloud.services.nova import (
+            layout as compute_layout)
         host, cell = senlin.SERVICE.contributions()[nova.EXTRA_COMPUTES][0]
         self.assertIn('drs', host)
         zoned = {h for hosts in compute_layout.ZONES.values()
@@ -55,7 +56,8 @@ class SenlinDescriptorTest(testtools.TestCase):
                 self.assertTrue(by_id[cap]['expected_fail'], cap)
 
     def test_nova_starts_the_drs_host_apart_from_its_layout(self):
-        from conformance_tests.cloud import compute_layout
+        from conformance_tests.cloud.services.nova import (
+            layout as compute_layout)
         from conformance_tests.selftests import test_cloud_files
         from conformance_tests.cloud import services
         # Other services contributing computes (blazar) are left out:
@@ -88,7 +90,7 @@ class SenlinPollTest(testtools.TestCase):
             '_wait_for_dependents', self._fake_wait_for_dependents))
         self.useFixture(fixtures.MonkeyPatch('eventlet.sleep',
                                              self.slept.append))
-        from conformance_tests.cloud import senlin_app
+        from conformance_tests.cloud.services.senlin import app as senlin_app
         senlin_app.poll_sooner(0.5)
         self.client = nova_v2.NovaClient.__new__(nova_v2.NovaClient)
         # senlin's Action.__new__ wants a target, an action and a context

@@ -6,8 +6,8 @@ import json
 
 import testtools
 
-from conformance_tests.cloud import orchestration_stub
-from conformance_tests.cloud.services import orchestration_stub as desc
+from conformance_tests.cloud.services.senlin import orchestration_stub
+from conformance_tests.cloud.services.senlin import orchestration_stub as desc
 
 
 def call(method, path, body=None):

@@ -12,10 +12,10 @@ import importlib
 REGISTERED = (
     'conformance_tests.cloud.services.keystone',
     'conformance_tests.cloud.services.placement',
-    'conformance_tests.cloud.services.network_stub',
+    'conformance_tests.cloud.services.nova.network_stub',
     'conformance_tests.cloud.services.nova',
     'conformance_tests.cloud.services.glance',
-    'conformance_tests.cloud.services.orchestration_stub',
+    'conformance_tests.cloud.services.senlin.orchestration_stub',
     'conformance_tests.cloud.services.senlin',
     'conformance_tests.cloud.services.blazar',
 )

@@ -5,7 +5,7 @@ credential_setup, bootstrap) is done by calling keystone's own code, so the
 cloud starts in about two seconds instead of four separate CLI start-ups.
 The tuning that makes keystone usable on SQLite (cheap password hashing, an
 in-memory token cache, key repositories in the workdir) lives in the
-keystone.conf its descriptor writes (services/keystone.py), not here.
+keystone.conf its descriptor writes (__init__.py), not here.
 """
 
 

@@ -63,8 +63,8 @@ class Keystone(base.Service):
             'region_name': ctx.region, 'identity_api_version': 3}}
 
     def build(self, proc):
-        from conformance_tests.cloud import keystone_app
-        return {base.API: keystone_app.build_app(proc)}
+        from conformance_tests.cloud.services.keystone import app
+        return {base.API: app.build_app(proc)}
 
 
 def keystone_conf(workdir):

@@ -39,9 +39,9 @@ class Senlin(base.Service):
     catalog = (base.CatalogEntry('clustering', base.API, '/'),)
     service_user = True
     depends_on = ('keystone', 'glance', 'nova')
-    mutants_modules = ('conformance_tests.cloud.mutants.senlin',)
-    # eventlet (prepare_process), the openstacksdk module senlin_compat
-    # patches, then what senlin_app.build imports: senlin's RPC setup,
+    mutants_modules = (__name__ + '.mutants',)
+    # eventlet (prepare_process), the openstacksdk module compat.py
+    # patches, then what app.build imports: senlin's RPC setup,
     # conductor, engine, models, and its paste pipeline's modules.
     imports = ('eventlet', 'openstack.compute.v2._proxy',
                'senlin.common.messaging', 'senlin.objects',
@@ -75,12 +75,12 @@ class Senlin(base.Service):
         import selectors
         import socketserver
         socketserver._ServerSelector = selectors.SelectSelector
-        from conformance_tests.cloud import senlin_compat
-        senlin_compat.apply()
+        from conformance_tests.cloud.services.senlin import compat
+        compat.apply()
 
     def build(self, proc):
-        from conformance_tests.cloud import senlin_app
-        return {base.API: senlin_app.build(proc, self.name)}
+        from conformance_tests.cloud.services.senlin import app
+        return {base.API: app.build(proc, self.name)}
 
 
 def senlin_conf(workdir, identity_uri, user, region):

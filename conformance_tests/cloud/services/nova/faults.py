@@ -13,8 +13,9 @@ from the cloud's secrets file in X-Conformance-Control-Token.
 """
 
 import hmac
-import json
 import threading
+
+from conformance_tests.cloud import http
 
 CONTROL_HEADER = 'HTTP_X_CONFORMANCE_CONTROL_TOKEN'
 
@@ -80,10 +81,7 @@ def control_app(outages, token):
 
     def app(environ, start_response):
         def reply(status, body):
-            data = json.dumps(body).encode()
-            start_response(status, [('Content-Type', 'application/json'),
-                                    ('Content-Length', str(len(data)))])
-            return [data]
+            return http.json_response(start_response, status, body)
 
         given = environ.get(CONTROL_HEADER, '')
         if not hmac.compare_digest(given.encode(), token.encode()):

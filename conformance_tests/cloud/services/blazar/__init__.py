@@ -1,11 +1,11 @@
 """blazar: the reservation service (API and manager) in its own process.
 
-Real blazar 18 from PyPI (blazar_app.py assembles it). What it gives the
+Real blazar 18 from PyPI (app.py assembles it). What it gives the
 other descriptors, through nova's hooks:
 - nova's scheduler runs blazar-nova's BlazarFilter, with
   ``[blazar:physical:host] allow_preemptibles = True`` (seed 004);
 - nova starts compute hosts of blazar's own (FREEPOOL_HOSTS, outside every
-  zone of compute_layout.py), because seeds 000/001 fill the
+  zone of layout.py), because seeds 000/001 fill the
   conformance-zone hosts with regular servers and a regular server never
   lands on a freepool host. Their hypervisors take DESTROY_SECONDS to
   destroy a server, as real ones do (see there why).
@@ -61,8 +61,11 @@ class Blazar(base.Service):
     # Blazar talks to nova and placement only when a host is enrolled or a
     # lease event runs, so it starts beside them, not after them.
     depends_on = ('keystone',)
-    mutants_modules = ('conformance_tests.cloud.mutants.blazar',)
-    # What blazar_app.build imports: the API app and its v1 extensions,
+    # filter_mutants patch blazar-nova's filter, which runs in nova's
+    # scheduler: blazar declares them, they name nova's process.
+    mutants_modules = (__name__ + '.mutants',
+                       __name__ + '.filter_mutants')
+    # What app.build imports: the API app and its v1 extensions,
     # the manager and the two plugins it loads, the DB layer, and the
     # API's keystonemiddleware (BlazarFilter runs in nova's process).
     imports = ('blazar.api.v1.app', 'blazar.api.v1.leases.v1_0',
@@ -119,8 +122,8 @@ class Blazar(base.Service):
 
     # -- service-process side ----------------------------------------------
     def build(self, proc):
-        from conformance_tests.cloud import blazar_app
-        return {base.API: blazar_app.build(proc, self.name)}
+        from conformance_tests.cloud.services.blazar import app
+        return {base.API: app.build(proc, self.name)}
 
 
 def blazar_conf(ctx):

@@ -24,7 +24,7 @@ class Placement(base.Service):
     service_user = True
     depends_on = ('keystone',)
     imports = ('placement.wsgi',)
-    mutants_modules = ('conformance_tests.cloud.mutants.placement',)
+    mutants_modules = (__name__ + '.mutants',)
 
     def write_config(self, ctx):
         return placement_conf(ctx.service_dir, ctx.identity_uri,

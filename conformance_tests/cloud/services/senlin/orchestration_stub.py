@@ -15,6 +15,27 @@ test checks it.
 
 import json
 
+from conformance_tests.cloud import http
+from conformance_tests.cloud.services import base
+
+
+class OrchestrationStub(base.Service):
+    """Runs in senlin's process, the only one that calls it."""
+
+    name = 'orchestration-stub'
+    process = 'senlin'
+    catalog = (base.CatalogEntry('orchestration', base.API,
+                                 '/v1/$(project_id)s'),)
+    depends_on = ('keystone',)
+
+    def tempest_conf(self, ctx):
+        # heat is not available ([service_available] heat stays false):
+        # only senlin's profile check is served.
+        return {'conformance': {'senlin_heat_profiles': 'true'}}
+
+    def build(self, proc):
+        return {base.API: app}
+
 
 def app(environ, start_response):
     method = environ['REQUEST_METHOD']
@@ -51,8 +72,7 @@ def _preview(environ, start_response):
         'parameters': {}, 'resources': [], 'links': []}})
 
 
-def _json(start_response, status, body):
-    data = json.dumps(body).encode()
-    start_response(status, [('Content-Type', 'application/json'),
-                            ('Content-Length', str(len(data)))])
-    return [data]
+# Every answer of the stub is JSON.
+_json = http.json_response
+
+SERVICE = OrchestrationStub()

@@ -65,8 +65,8 @@ class Glance(base.Service):
                 'image-feature-enabled': {'api_v2': 'true'}}
 
     def build(self, proc):
-        from conformance_tests.cloud import glance_app
-        return {base.API: glance_app.build_app(proc.config(self.name))}
+        from conformance_tests.cloud.services.glance import app
+        return {base.API: app.build_app(proc.config(self.name))}
 
 
 def _upload(url, data, token):

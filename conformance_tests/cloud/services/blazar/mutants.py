@@ -23,7 +23,7 @@ API_ERRORS = 'reservation.api.bad-reservations'
 
 # What the spec-reference patch waits for, at most (seconds): the embedded
 # cloud's freepool hypervisors stop at once and take
-# services/blazar.py's DESTROY_SECONDS to destroy.
+# the descriptor's DESTROY_SECONDS to destroy.
 GRACEFUL_SHUTDOWN_TIME = 10
 GONE_TIMEOUT = 60
 

@@ -1,13 +1,14 @@
 """Seed 004: mutants of blazar-nova's BlazarFilter, in nova's process.
 
-Registered by nova's descriptor (the filter runs in nova's scheduler);
-blazar's own mutants and references are in mutants/blazar.py.
+Declared by blazar's descriptor, applied in nova's process (the filter
+runs in nova's scheduler); blazar's own mutants and references are in
+mutants.py beside this file.
 """
 
-from conformance_tests.cloud.mutants.blazar import FREEPOOL_FULL
-from conformance_tests.cloud.mutants.blazar import FREEPOOL_ONLY
-from conformance_tests.cloud.mutants.blazar import REGULAR_OUTSIDE
-from conformance_tests.cloud.mutants.blazar import RESERVED_HOST
+from conformance_tests.cloud.services.blazar.mutants import FREEPOOL_FULL
+from conformance_tests.cloud.services.blazar.mutants import FREEPOOL_ONLY
+from conformance_tests.cloud.services.blazar.mutants import REGULAR_OUTSIDE
+from conformance_tests.cloud.services.blazar.mutants import RESERVED_HOST
 from conformance_tests.cloud.mutants import register
 
 

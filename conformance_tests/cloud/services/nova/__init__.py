@@ -1,7 +1,7 @@
 """nova: API, conductor, scheduler and fake computes in two cells.
 
-Assembled in one process with nova's own shipped harness (nova_app.py);
-the fault control endpoint (cell outages, nova_faults.py) is a second
+Assembled in one process with nova's own shipped harness (app.py);
+the fault control endpoint (cell outages, faults.py) is a second
 listener of the same process, on loopback, not in the catalog.
 
 Hooks nova offers the other descriptors:
@@ -13,7 +13,7 @@ Hooks nova offers the other descriptors:
 - ``nova.imports``: modules imported in nova's process before its config
   is applied (a scheduler filter registering its own options);
 - ``nova.extra_computes``: ``(host, cell[, destroy_seconds])`` fake
-  computes started beside the layout's hosts (compute_layout.py, which
+  computes started beside the layout's hosts (layout.py, which
   they never change), in no zone's aggregate: hosts a service manages
   itself or needs apart from the seed zones (blazar's freepool hosts,
   senlin's DRS host). ``destroy_seconds`` is how long the host's
@@ -24,7 +24,7 @@ Hooks nova offers the other descriptors:
 import json
 import os
 
-from conformance_tests.cloud import compute_layout
+from conformance_tests.cloud.services.nova import layout
 from conformance_tests.cloud import http
 from conformance_tests.cloud import secrets
 from conformance_tests.cloud import service_configs
@@ -58,10 +58,8 @@ class Nova(base.Service):
     depends_on = ('keystone', 'placement')
     imports = ('nova.test', 'nova.tests.fixtures', 'paste.deploy',
                'keystonemiddleware.auth_token')
-    mutants_modules = ('conformance_tests.cloud.mutants.nova',
-                       'conformance_tests.cloud.mutants.nova_quota',
-                       # blazar-nova's filter runs in nova's scheduler
-                       'conformance_tests.cloud.mutants.blazar_filter')
+    mutants_modules = (__name__ + '.mutants',
+                       __name__ + '.quota_mutants')
     hooks_offered = {
         SCHEDULER_FILTERS: 'filter names appended to nova\'s '
                            '[filter_scheduler] enabled_filters',
@@ -71,9 +69,9 @@ class Nova(base.Service):
                         'no zone, beside the layout',
     }
     # zone_computes: hosts in the anti-affinity zone (`cloud up
-    # --computes N`, compute_layout.py); the default is today's three.
+    # --computes N`, layout.py); the default is today's three.
     settings = {'count_usage_from_placement': True,
-                'zone_computes': compute_layout.DEFAULT_ZONE_COMPUTES}
+                'zone_computes': layout.DEFAULT_ZONE_COMPUTES}
 
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):
@@ -93,7 +91,7 @@ class Nova(base.Service):
         """What an operator does once: the zones' aggregates."""
         api = ctx.catalog_url(self.name, self.catalog[0])
         token = ctx.admin_token()
-        zones = compute_layout.zones(ctx.settings['zone_computes'])
+        zones = layout.zones(ctx.settings['zone_computes'])
         for zone, hosts in zones.items():
             _, _, body = http.request('POST', api + '/os-aggregates', {
                 'aggregate': {'name': zone, 'availability_zone': zone}},
@@ -116,20 +114,20 @@ class Nova(base.Service):
             'compute': {
                 'min_microversion': low,
                 'max_microversion': high,
-                'flavor_ref': compute_layout.FLAVOR,
-                'flavor_ref_alt': compute_layout.FLAVOR_ALT,
-                'min_compute_nodes': str(len(compute_layout.hosts(
+                'flavor_ref': layout.FLAVOR,
+                'flavor_ref_alt': layout.FLAVOR_ALT,
+                'min_compute_nodes': str(len(layout.hosts(
                     ctx.settings['zone_computes']))),
                 'region': ctx.region,
                 'build_interval': '1',
                 'build_timeout': '60',
             },
             'conformance': {
-                'anti_affinity_zone': compute_layout.ZONE,
+                'anti_affinity_zone': layout.ZONE,
                 'quota_usage_from_placement': str(ctx.settings[
                     'count_usage_from_placement']).lower(),
-                'cell_down_name': compute_layout.DOWN_CELL,
-                'cell_down_zone': compute_layout.DOWN_CELL_ZONE,
+                'cell_down_name': layout.DOWN_CELL,
+                'cell_down_zone': layout.DOWN_CELL_ZONE,
                 'fault_control_url': ctx.url(self.name, CONTROL),
                 'fault_control_token': ctx.secrets['control_token'],
             },
@@ -145,8 +143,8 @@ class Nova(base.Service):
         monkey_patch.patch()
 
     def build(self, proc):
-        from conformance_tests.cloud import nova_app
-        api, control = nova_app.build(proc, self.name)
+        from conformance_tests.cloud.services.nova import app
+        api, control = app.build(proc, self.name)
         return {base.API: api, CONTROL: control}
 
 
@@ -195,7 +193,7 @@ def nova_config(ctx):
     # the layout's hosts; apart, the computes other services contribute
     # (in no zone: blazar's freepool hosts, senlin's DRS host)
     return {'flags': flags,
-            'computes': [list(c) for c in compute_layout.hosts(
+            'computes': [list(c) for c in layout.hosts(
                 ctx.settings['zone_computes'])],
             'imports': [m for ms in ctx.contributions(NOVA_IMPORTS)
                         for m in ms],
@@ -208,7 +206,7 @@ def zone_quota(zone_computes):
     hosts with 3*H+1 servers of one project and one group, more than
     nova's defaults (10 instances, 20 cores, 10 members of a server
     group). Today's layout keeps nova's defaults."""
-    if zone_computes <= compute_layout.DEFAULT_ZONE_COMPUTES:
+    if zone_computes <= layout.DEFAULT_ZONE_COMPUTES:
         return {}
     room = 4 * zone_computes
     return {'instances': room, 'cores': room, 'server_group_members': room}

@@ -11,7 +11,7 @@ the conductor, the computes' late checks, quota counting and placement,
 is upstream code.
 
 The API is nova's real paste pipeline behind keystonemiddleware. What
-nova is configured with comes from its descriptor (services/nova.py),
+nova is configured with comes from its descriptor (__init__.py),
 other services' hooks included; this module only applies it.
 """
 
@@ -21,10 +21,10 @@ import json
 import os
 import sys
 
-from conformance_tests.cloud import compute_layout
-from conformance_tests.cloud import fake_compute
+from conformance_tests.cloud.services.nova import layout
+from conformance_tests.cloud.services.nova import fake_compute
 from conformance_tests.cloud import schema_cache
-from conformance_tests.cloud import fake_transport_wakeup
+from conformance_tests.cloud.services.nova import transport_wakeup
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,7 +115,7 @@ def _untargeted_access_without_cell_lock(harness):
 class NovaCloud(object):
     def __init__(self, proc, config, service_name):
         self.proc = proc
-        self.config = config          # services/nova.py's nova_config()
+        self.config = config          # the descriptor's nova_config()
         self.service_name = service_name
 
     def prepare(self):
@@ -135,7 +135,7 @@ class NovaCloud(object):
             schema_cache.save(schemas)
         h = self.harness
         _untargeted_access_without_cell_lock(h)
-        fake_transport_wakeup.install()
+        transport_wakeup.install()
         # The harness loads nova's synthetic test policy (permissive where
         # its unit tests needed it); a cloud enforces the shipped defaults.
         h.useFixture(nova_fixtures.RealPolicyFixture())
@@ -160,7 +160,7 @@ class NovaCloud(object):
         # The descriptor's layout (`cloud up --computes N` grows it), then
         # the computes other services contribute (blazar's freepool hosts,
         # with their hypervisors' destroy time; senlin's DRS host).
-        for host, cell in self.config.get('computes', compute_layout.HOSTS):
+        for host, cell in self.config.get('computes', layout.HOSTS):
             h._start_compute(host, cell_name=cell)
         for host, cell, destroy_seconds in (
                 _extra_compute(c)
@@ -185,8 +185,8 @@ def build(proc, service_name):
     api = cloud.api_app()
     proc.wait_for_catalog()
     cloud.start_services()
-    from conformance_tests.cloud import nova_faults
-    outages = nova_faults.CellOutages(cloud.harness.cell_databases,
-                                      cloud.harness.cell_mappings)
-    control = nova_faults.control_app(outages, proc.secrets['control_token'])
+    from conformance_tests.cloud.services.nova import faults
+    outages = faults.CellOutages(cloud.harness.cell_databases,
+                                 cloud.harness.cell_mappings)
+    control = faults.control_app(outages, proc.secrets['control_token'])
     return api, control
