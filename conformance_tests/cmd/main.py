@@ -14,9 +14,8 @@ import sys
 
 from conformance_tests.cmd.cleanup import CleanupError
 from conformance_tests.cmd.run import CommandError
+from conformance_tests.cmd.run import DEFAULT_WORKDIR
 from conformance_tests.common import ui
-
-DEFAULT_WORKDIR = '.conformance'
 
 
 def _common(parser):

@@ -19,6 +19,7 @@ from conformance_tests.cmd import tempest_runner
 from conformance_tests.common import ui
 from conformance_tests.report import build
 from conformance_tests.report import guidelines
+from conformance_tests.report import mutants as mutant_rules
 from conformance_tests.report import results as results_mod
 
 SUBUNIT = 'results.subunit'
@@ -29,10 +30,10 @@ SLOT_PORTS = 20
 
 
 def default_parallel():
-    """Mutant clouds side by side: one per core. One mutant cloud at a
-    time kept 50% of a 2-core machine busy (it mostly waits on its own
-    requests); two side by side kept 87% busy and the 41 mutants took
-    354 s instead of 601 s, all killed."""
+    """Mutant clouds side by side: one per core. One mutant cloud keeps
+    a 2-core machine only 50% busy (it mostly waits on its own
+    requests); two side by side keep it 87% busy and take the mutant run
+    from 601 s to 354 s."""
     return max(1, os.cpu_count() or 1)
 
 
@@ -252,7 +253,7 @@ def cmd_mutants(args):
                 ' [profile: %s]' % m.profile if m.profile else ''))
         return 0
     scope = Scope(args)
-    chosen = [m for m in known if set(m.targets) & set(scope.ids)]
+    chosen = mutant_rules.in_scope(known, scope.ids)
     if args.only:
         try:
             chosen = [mutants_mod.get(n) for n in args.only]
@@ -263,15 +264,12 @@ def cmd_mutants(args):
     started = time.monotonic()
     workdir = os.path.abspath(args.workdir)
     outcome = _run_mutants(args, scope, chosen, workdir)
-    survived = [m['name'] for m in outcome if not m['killed']]
+    summary = mutant_rules.summarise(outcome, args.profile, args.matrix,
+                                     time.monotonic() - started)
+    survived = summary['survived']
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
-        json.dump({'mutants': outcome, 'summary': {
-            'profile': args.profile, 'matrix': bool(args.matrix),
-            'mutants': len(outcome), 'killed': len(outcome) - len(survived),
-            'survived': survived,
-            'duration_s': round(time.monotonic() - started, 1)}}, f,
-            indent=2)
+        json.dump({'mutants': outcome, 'summary': summary}, f, indent=2)
     ui.say('%d mutants: %d killed, %d survived%s; wrote %s (%.0f s)' % (
         len(outcome), len(outcome) - len(survived), len(survived),
         ' (%s)' % ', '.join(survived) if survived else '', path,
@@ -334,15 +332,16 @@ def _run_on_slots(args, scope, chosen, workdir, forkers):
 def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
                 forkers=None):
     """Run one mutant; killed only by a failed assertion of a test of a
-    capability it targets that the clean cloud must pass."""
+    capability it targets that the clean cloud must pass
+    (report/mutants.py)."""
     started = time.monotonic()
     by_id = {c['id']: c for c in scope.capabilities}
-    unknown = [t for t in mutant.targets if t not in by_id]
+    unknown = mutant_rules.unknown_targets(mutant, by_id)
     if unknown:
         raise CommandError('mutant %s targets unknown capabilities: %s' % (
             mutant.name, ', '.join(unknown)))
-    profile = mutant_profile(mutant, args.profile)
-    judged = judged_targets(mutant, by_id, profile)
+    profile = mutant_rules.mutant_profile(mutant, args.profile)
+    judged = mutant_rules.judged_targets(mutant, by_id, profile)
     if not judged:
         raise CommandError('mutant %s: every target is expected to fail or '
                            'skip in profile %s, so nothing can kill it' % (
@@ -368,50 +367,11 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
             cloud.down(quiet=True)
     except (launcher.CloudError, tempest_runner.RunError) as e:
         raise CommandError('mutant %s: %s' % (mutant.name, e))
-    return dict(mutant_outcome(mutant, scope.capabilities, results, judged,
-                               time.monotonic() - started), profile=profile,
-                cloud_start_s=round(up - started, 1),
-                tests_s=round(tests_done - up, 1))
-
-
-def mutant_profile(mutant, run_profile):
-    """The profile a mutant runs in: its own (a rule only the spec
-    reference keeps) or the run's."""
-    return mutant.profile or run_profile
-
-
-def judged_targets(mutant, by_id, profile):
-    """The targets a kill can come from: those expected to pass in
-    ``profile``."""
-    return [t for t in mutant.targets if t in by_id and build.expectation(
-        by_id[t], profile)['status'] == 'pass']
-
-
-def mutant_outcome(mutant, capabilities, results, judged, duration=0.0):
-    """killed_by: targets with a test that failed an assertion;
-    collateral: other capabilities that did; errors: tests that errored
-    (never a kill)."""
-    tripped = []
-    for cap in capabilities:
-        if any(results.get(t, {}).get('kind') == results_mod.ASSERTION
-               for t in cap['tests']):
-            tripped.append(cap['id'])
-    killed_by = [c for c in tripped if c in judged]
-    errors = sorted('%s: %s' % (r['name'], (r['message'] or '').strip()
-                                .splitlines()[0][:200] if r['message']
-                                else r['kind'])
-                    for r in results.values()
-                    if r['status'] == 'fail' and
-                    r['kind'] != results_mod.ASSERTION)
-    return {'name': mutant.name, 'service': mutant.service,
-            'rule': mutant.rule, 'targets': list(mutant.targets),
-            'killed': bool(killed_by), 'killed_by': killed_by,
-            'collateral': [c for c in tripped if c not in mutant.targets],
-            'errors': errors,
-            'failing_tests': sorted(
-                r['name'].rsplit('.', 1)[-1] for r in results.values()
-                if r['status'] == 'fail'),
-            'duration_s': round(duration, 1)}
+    return dict(mutant_rules.mutant_outcome(
+        mutant, scope.capabilities, results, judged,
+        time.monotonic() - started), profile=profile,
+        cloud_start_s=round(up - started, 1),
+        tests_s=round(tests_done - up, 1))
 
 
 def _mutant_line(outcome):

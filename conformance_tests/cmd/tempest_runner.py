@@ -124,7 +124,7 @@ class Listing(object):
     by each run's regex here.
 
     Each `tempest run --list-tests` is a Tempest start (3.2 s on a quiet
-    2-core machine); a mutant run asked for one per mutant. Filtering
+    2-core machine); a mutant run would ask for one per mutant. Filtering
     with re.search over the listed names is what stestr does with
     `--regex`, so the count is the same as Tempest's.
     """

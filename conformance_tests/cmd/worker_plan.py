@@ -3,18 +3,19 @@
 Why a worker file: stestr's scheduler balances workers by the durations
 its repository recorded in earlier runs, and deals the classes it has no
 time for out in turn, whatever their size; a clean run's workspace has
-none. The 25 tests of seeds 000, 001 and 003 then put the 40 s class of
-server spreading and 10 s more on one worker while the other idled its
-last 27 s (fresh-31's bench).
+none. For the 25 tests of seeds 000, 001 and 003 that puts the 40 s class
+of server spreading and 10 s more on one worker, while the other idles
+for its last 27 s.
 
 Here the same scheduler (stestr.scheduler.partition_tests: heaviest
 class first, each to the lightest worker) is given a time for every
 test: the seconds stestr recorded for it in this workspace's earlier
 runs, or, for a test never run there, what it declares: SLOW_SECONDS
 with Tempest's ``slow`` attribute (it boots servers or clusters, or
-drives a client CLI), one second without. The estimate alone dealt the
-every-seed run 70 s and 98 s of tests (fresh-38): the clustering tests
-take longer than their tags say; recorded times dealt 84.6 s and 84.0 s.
+drives a client CLI), one second without. Recorded times come first
+because the clustering tests take longer than their tags say: for every
+seed on two workers, the estimate alone deals 70 s and 98 s of tests,
+recorded times 84.6 s and 84.0 s.
 
 The @serial classes get a worker of their own. Tempest keeps each of
 them alone with its reader-writer lock: that worker waits, without
@@ -33,8 +34,8 @@ import yaml
 
 from conformance_tests.report import results
 
-# A slow test of this suite took 3 to 17 s on the embedded cloud, any
-# other test 0.2 to 2 s (fresh-31's bench).
+# A slow test of this suite takes 3 to 17 s on the embedded cloud, any
+# other test 0.2 to 2 s.
 SLOW_SECONDS = 7
 WORKER_FILE = 'workers.yaml'
 

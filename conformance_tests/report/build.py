@@ -68,7 +68,8 @@ def _signature_misses(tests, status, kind, signature):
 
 
 def _first_line(text):
-    return (text or '').strip().splitlines()[0][:300] if text else ''
+    lines = (text or '').strip().splitlines()
+    return lines[0][:300] if lines else ''
 
 
 def judge(tests, expected):

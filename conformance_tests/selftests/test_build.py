@@ -1,8 +1,8 @@
 """report/build.py: the verdict rules, the summary and the rendering.
 
-Each rule of the verdict engine has a test here that fails on the engine
-that preceded it (a scoped run failing the capabilities it did not run;
-any failure accepted as expected; a skipped test passing a capability).
+Each rule of the verdict engine has a test here that fails when the rule
+is broken: e.g. a scoped run failing the capabilities it did not run, any
+failure accepted as expected, a skipped test passing a capability.
 """
 
 import json
@@ -62,6 +62,12 @@ class VerdictsTest(testtools.TestCase):
         self.assertEqual(('partial', False),
                          (cap['status'], cap['as_expected']))
         self.assertIn('set [x] y', cap['explanation'])
+
+    def test_a_blank_skip_message_is_still_a_verdict(self):
+        cap = self.verdict({T1: _res('pass'), T2: _res('skip',
+                                                       message=' \n')})
+        self.assertEqual(('partial', 'skipped: '),
+                         (cap['status'], cap['explanation']))
 
     def test_all_skipped_is_partial(self):
         self.assertEqual('partial', self.verdict(

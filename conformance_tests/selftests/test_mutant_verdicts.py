@@ -1,4 +1,5 @@
-"""A mutant is killed only by a failed assertion of a test of a target.
+"""A mutant is killed only by a failed assertion of a test of a target
+(report/mutants.py), and `conformance mutants` says so (cmd/run.py).
 
 And every capability is the target of some mutant, or says why not
 (tools/check_mutants.py).
@@ -6,11 +7,15 @@ And every capability is the target of some mutant, or says why not
 
 import contextlib
 import io
+import json
+import os
 
 import testtools
 
 from conformance_tests.cloud import mutants
 from conformance_tests.cmd import run
+from conformance_tests.report import guidelines
+from conformance_tests.report import mutants as mutant_rules
 from conformance_tests.tools import check_mutants
 
 CAPS = [{'id': 'a', 'tests': ['t-a'], 'no_mutant': None},
@@ -27,7 +32,7 @@ def _res(status, kind=None, message='x'):
 class MutantOutcomeTest(testtools.TestCase):
 
     def outcome(self, results):
-        return run.mutant_outcome(MUTANT, CAPS, results, judged=['a'])
+        return mutant_rules.mutant_outcome(MUTANT, CAPS, results, judged=['a'])
 
     def test_assertion_failure_of_a_target_kills(self):
         out = self.outcome({'t-a': _res('fail', 'assertion')})
@@ -45,19 +50,75 @@ class MutantOutcomeTest(testtools.TestCase):
         self.assertEqual(['b'], out['collateral'])
 
     def test_target_expected_to_fail_in_the_profile_cannot_kill(self):
-        out = run.mutant_outcome(MUTANT, CAPS,
-                                 {'t-a': _res('fail', 'assertion')},
-                                 judged=[])
+        out = mutant_rules.mutant_outcome(
+            MUTANT, CAPS, {'t-a': _res('fail', 'assertion')}, judged=[])
         self.assertFalse(out['killed'])
 
     def test_outcome_names_targets(self):
         self.assertEqual(['a'], self.outcome({})['targets'])
 
+    def test_an_error_without_a_message_is_named_by_its_kind(self):
+        for message in ('', '  \n'):
+            out = self.outcome({'t-a': _res('fail', 'error', message)})
+            self.assertEqual(['p.C.test: error'], out['errors'])
+
+    def test_an_error_is_named_by_its_first_line(self):
+        out = self.outcome({'t-a': _res('fail', 'error',
+                                        '\n  Timeout\nafter 60 s')})
+        self.assertEqual(['p.C.test: Timeout'], out['errors'])
+
+
+class MutantScopeTest(testtools.TestCase):
+
+    def test_a_mutant_is_in_scope_when_a_target_is(self):
+        other = mutants.Mutant('o', 'svc', 'rule', None, ('b', 'c'))
+        self.assertEqual(['m'], [m.name for m in mutant_rules.in_scope(
+            [MUTANT, other], ['a'])])
+        self.assertEqual(['m', 'o'], [m.name for m in mutant_rules.in_scope(
+            [MUTANT, other], ['c', 'a'])])
+        self.assertEqual([], mutant_rules.in_scope([MUTANT, other], []))
+
+    def test_unknown_targets(self):
+        mutant = mutants.Mutant('m', 'svc', 'rule', None, ('a', 'zz'))
+        self.assertEqual(['zz'], mutant_rules.unknown_targets(
+            mutant, {c['id']: c for c in CAPS}))
+
+
+class MutantSummaryTest(testtools.TestCase):
+
+    def test_survivors_are_named(self):
+        killed = dict(name='k', killed=True)
+        survived = dict(name='s', killed=False)
+        self.assertEqual(
+            {'profile': 'default', 'matrix': False, 'mutants': 2,
+             'killed': 1, 'survived': ['s'], 'duration_s': 12.3},
+            mutant_rules.summarise([killed, survived], 'default', None,
+                                   12.34))
+
+
+class MutantLineTest(testtools.TestCase):
+    """What `conformance mutants` prints for each mutant."""
+
+    def outcome(self, **kwargs):
+        return dict(mutant_rules.mutant_outcome(MUTANT, CAPS, {}, ['a'],
+                                                41.6), **kwargs)
+
+    def test_killed(self):
+        self.assertEqual('killed by a [42 s]', run._mutant_line(
+            self.outcome(killed=True, killed_by=['a'])))
+
+    def test_survivor_names_its_targets_and_errors(self):
+        self.assertEqual(
+            'SURVIVED: no test of a failed an assertion (1 test error(s), '
+            'not kills: p.C.test: Timeout) [42 s]',
+            run._mutant_line(self.outcome(errors=['p.C.test: Timeout'])))
+
 
 class CoverageCheckTest(testtools.TestCase):
 
     def test_real_tree_has_no_problems(self):
-        self.assertEqual([], check_mutants.main() and ['problems'] or [])
+        self.assertEqual([], check_mutants.problems(
+            guidelines.load_all(), mutants.all_mutants()))
 
     def test_capability_without_mutant_or_reason_is_reported(self):
         found = check_mutants.problems(CAPS, [])
@@ -71,9 +132,12 @@ class CoverageCheckTest(testtools.TestCase):
         self.assertTrue(any('c says no mutant can exist' in p
                             for p in found))
 
-    def test_every_registered_mutant_names_targets(self):
-        for m in mutants.all_mutants():
-            self.assertTrue(m.targets, m.name)
+    def test_mutant_without_targets_is_refused(self):
+        # Nothing could kill it: register refuses it, so no registered
+        # mutant lacks targets.
+        self.assertRaises(ValueError, mutants.register('m-x', 'svc', (),
+                                                       'rule'), len)
+        self.assertNotIn('m-x', [m.name for m in mutants.all_mutants()])
 
 
 class ReferenceRegistryTest(testtools.TestCase):
@@ -83,7 +147,6 @@ class ReferenceRegistryTest(testtools.TestCase):
                                                         'rule'), len)
 
     def test_every_reference_names_expected_fail_capabilities(self):
-        from conformance_tests.report import guidelines
         by_id = {c['id']: c for c in guidelines.load_all()}
         for ref in mutants.all_references():
             for cap_id in ref.capabilities:
@@ -122,17 +185,33 @@ class MutantsCommandTest(testtools.TestCase):
 
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cloud.launcher.EmbeddedCloud', FakeCloud))
+        # No zygote either: nothing of the cloud starts here.
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cloud.launcher.start_zygotes',
+            lambda log_dir: contextlib.nullcontext()))
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cmd.tempest_runner.run', fake_run))
         workdir = self.useFixture(fixtures.TempDir()).path
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
-            main.main(['mutants', '--only', 'quota-ignores-user',
-                       '--profile', 'legacy-quota', '--workdir', workdir])
+            code = main.main(['mutants', '--only', 'quota-ignores-user',
+                              '--profile', 'legacy-quota',
+                              '--workdir', workdir])
         self.assertEqual(1, len(started))
         for key, value in profiles.settings('legacy-quota').items():
             self.assertEqual(value, started[0][key])
         self.assertEqual('quota-ignores-user', started[0]['mutant'])
+        # No test ran, so nothing killed it: a survivor fails the command
+        # and is named in mutants.json and in what it prints.
+        self.assertEqual(1, code, out.getvalue())
+        with open(os.path.join(workdir, 'mutants.json')) as f:
+            doc = json.load(f)
+        self.assertEqual(['quota-ignores-user'], doc['summary']['survived'])
+        self.assertEqual((1, 0), (doc['summary']['mutants'],
+                                  doc['summary']['killed']))
+        self.assertEqual('legacy-quota', doc['mutants'][0]['profile'])
+        self.assertIn('quota-ignores-user: SURVIVED: no test of',
+                      out.getvalue())
 
 
 class MutantProfileTest(testtools.TestCase):
@@ -154,8 +233,8 @@ class MutantProfileTest(testtools.TestCase):
                                 'spec-reference')
         self.assertEqual([], check_mutants.problems(self.CAPS, [mutant]))
         self.assertEqual('spec-reference',
-                         run.mutant_profile(mutant, 'default'))
-        self.assertEqual(['x'], run.judged_targets(
+                         mutant_rules.mutant_profile(mutant, 'default'))
+        self.assertEqual(['x'], mutant_rules.judged_targets(
             mutant, {'x': self.CAPS[0]}, 'spec-reference'))
 
     def test_unknown_profile_is_reported(self):
@@ -164,5 +243,5 @@ class MutantProfileTest(testtools.TestCase):
         self.assertIn('profile nightly, which does not exist', found[0])
 
     def test_a_plain_mutant_runs_in_the_runs_profile(self):
-        self.assertEqual('legacy-quota', run.mutant_profile(
+        self.assertEqual('legacy-quota', mutant_rules.mutant_profile(
             MUTANT, 'legacy-quota'))

@@ -13,21 +13,22 @@ import sys
 
 from conformance_tests.cloud import mutants
 from conformance_tests.cloud import profiles
-from conformance_tests.cmd import run
+from conformance_tests.report import build
 from conformance_tests.report import guidelines
+from conformance_tests.report import mutants as mutant_rules
 
 
 def problems(capabilities, known_mutants):
     found = []
-    ids = set(c['id'] for c in capabilities)
+    by_id = {c['id']: c for c in capabilities}
     targeted = {}
     for mutant in known_mutants:
+        for target in mutant_rules.unknown_targets(mutant, by_id):
+            found.append('mutant %s targets %s, which no guideline '
+                         'defines' % (mutant.name, target))
         for target in mutant.targets:
-            if target not in ids:
-                found.append('mutant %s targets %s, which no guideline '
-                             'defines' % (mutant.name, target))
             targeted.setdefault(target, []).append(mutant.name)
-        found += _unkillable(mutant, {c['id']: c for c in capabilities})
+        found += _unkillable(mutant, by_id)
     for cap in capabilities:
         if cap['no_mutant'] and cap['id'] in targeted:
             found.append('%s says no mutant can exist (%s) but %s targets '
@@ -41,17 +42,17 @@ def problems(capabilities, known_mutants):
 
 
 def _unkillable(mutant, by_id):
-    profile = run.mutant_profile(mutant, profiles.DEFAULT)
+    profile = mutant_rules.mutant_profile(mutant, profiles.DEFAULT)
     if profile not in profiles.PROFILES:
         return ['mutant %s runs in profile %s, which does not exist '
                 '(known: %s)' % (mutant.name, profile,
                                  ', '.join(profiles.names()))]
     known = [t for t in mutant.targets if t in by_id]
-    if known and not run.judged_targets(mutant, by_id, profile):
+    if known and not mutant_rules.judged_targets(mutant, by_id, profile):
         return ['mutant %s: every target is expected to fail in profile '
                 '%s, so nothing can kill it; if only the spec reference '
                 'keeps its rule, register it with profile=\'%s\'' % (
-                    mutant.name, profile, 'spec-reference')]
+                    mutant.name, profile, build.SPEC_REFERENCE)]
     return []
 
 

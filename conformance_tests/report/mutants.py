@@ -1,0 +1,87 @@
+"""When a mutant is killed: the rules, as pure functions.
+
+A mutant (cloud/mutants.py) breaks one spec rule and names the
+capabilities whose tests must catch it (its targets). The rules:
+- It runs in its own profile if it has one (a rule only the spec
+  reference keeps), else in the run's.
+- Only a target expected to pass in that profile can kill it; one
+  expected to fail or skip there fails whether or not the mutant is on.
+- It is killed only by a test of such a target that failed an assertion
+  (results.ASSERTION). An error (a timeout, a refused connection, a
+  set-up failure) says nothing about the rule and never kills.
+- An assertion failure of another capability is collateral: recorded,
+  never a kill.
+
+`conformance mutants` (cmd/run.py) runs the mutants and prints these
+outcomes; tools/check_mutants.py refuses, before any cloud starts, a
+mutant that nothing could kill.
+"""
+
+from conformance_tests.report import build
+from conformance_tests.report import results as results_mod
+
+
+def in_scope(mutants, capability_ids):
+    """The mutants with a target among these capabilities, in order."""
+    wanted = set(capability_ids)
+    return [m for m in mutants if set(m.targets) & wanted]
+
+
+def unknown_targets(mutant, by_id):
+    """The targets of a mutant that no capability of ``by_id`` is."""
+    return [t for t in mutant.targets if t not in by_id]
+
+
+def mutant_profile(mutant, run_profile):
+    """The profile a mutant runs in: its own (a rule only the spec
+    reference keeps) or the run's."""
+    return mutant.profile or run_profile
+
+
+def judged_targets(mutant, by_id, profile):
+    """The targets a kill can come from: those expected to pass in
+    ``profile``."""
+    return [t for t in mutant.targets if t in by_id and build.expectation(
+        by_id[t], profile)['status'] == 'pass']
+
+
+def _error_line(result):
+    """'name: first line of the message' of a test that errored, or
+    'name: kind' when the message says nothing."""
+    lines = (result['message'] or '').strip().splitlines()
+    return '%s: %s' % (result['name'],
+                       lines[0][:200] if lines else result['kind'])
+
+
+def mutant_outcome(mutant, capabilities, results, judged, duration=0.0):
+    """killed_by: targets with a test that failed an assertion;
+    collateral: other capabilities that did; errors: tests that errored
+    (never a kill)."""
+    tripped = []
+    for cap in capabilities:
+        if any(results.get(t, {}).get('kind') == results_mod.ASSERTION
+               for t in cap['tests']):
+            tripped.append(cap['id'])
+    killed_by = [c for c in tripped if c in judged]
+    errors = sorted(_error_line(r) for r in results.values()
+                    if r['status'] == 'fail' and
+                    r['kind'] != results_mod.ASSERTION)
+    return {'name': mutant.name, 'service': mutant.service,
+            'rule': mutant.rule, 'targets': list(mutant.targets),
+            'killed': bool(killed_by), 'killed_by': killed_by,
+            'collateral': [c for c in tripped if c not in mutant.targets],
+            'errors': errors,
+            'failing_tests': sorted(
+                r['name'].rsplit('.', 1)[-1] for r in results.values()
+                if r['status'] == 'fail'),
+            'duration_s': round(duration, 1)}
+
+
+def summarise(outcomes, profile, matrix, duration):
+    """The summary of a mutant run (mutants.json): a survivor is a hole
+    in the suite."""
+    survived = [m['name'] for m in outcomes if not m['killed']]
+    return {'profile': profile, 'matrix': bool(matrix),
+            'mutants': len(outcomes),
+            'killed': len(outcomes) - len(survived),
+            'survived': survived, 'duration_s': round(duration, 1)}
