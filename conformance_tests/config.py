@@ -1,39 +1,10 @@
-"""Tempest config options of the conformance plugin."""
+"""The suite's own Tempest options, [conformance].
+
+Each API declares its own options (its [service_available] flag, its
+client group) in its package under services/; plugin.py registers both.
+"""
 
 from oslo_config import cfg
-
-service_option = [
-    cfg.BoolOpt('placement', default=True,
-                help='Whether the placement API is expected to be '
-                     'available.'),
-    cfg.BoolOpt('senlin', default=False,
-                help='Whether the clustering API (senlin) is expected to '
-                     'be available (seed 002).'),
-    cfg.BoolOpt('blazar', default=False,
-                help='Whether the reservation API (blazar, with '
-                     'blazar-nova\'s '
-                     'BlazarFilter in nova\'s scheduler) is expected to be '
-                     'available (seed 004).'),
-]
-
-# The reservation (blazar) API's client settings. Tempest has no group for
-# it; blazar-tempest-plugin's [resource_reservation] is not reused so the
-# two plugins can be installed side by side without an option clash.
-reservation_group = cfg.OptGroup(
-    name='conformance_reservation',
-    title='Reservation (blazar) API client options of the conformance suite')
-
-ReservationGroup = [
-    cfg.StrOpt('catalog_type', default='reservation',
-               help='Catalog type of the reservation (blazar) service.'),
-    cfg.StrOpt('endpoint_type', default='publicURL',
-               choices=['public', 'admin', 'internal', 'publicURL',
-                        'adminURL', 'internalURL'],
-               help='The endpoint type to use for the reservation service.'),
-    cfg.StrOpt('region', default='',
-               help='The reservation region name to use. Empty: '
-                    '[identity] region.'),
-]
 
 conformance_group = cfg.OptGroup(
     name='conformance', title='Conformance suite options')

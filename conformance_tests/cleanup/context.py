@@ -1,13 +1,14 @@
 """What a cleanup needs from tempest.conf: admin clients, names, faults.
 
-Tempest's own clients (clients.Manager with the configured admin) and
-the suite's placement client, so TLS, endpoint type and region settings
-apply exactly as in a run.
+Each cleanup step's API builds its clients from one admin client manager
+(Tempest's own and the suite's registered ones), so TLS, endpoint type,
+region and timeout settings apply exactly as in a run.
 """
 
 import os
 
 from conformance_tests.cleanup import names as names_mod
+from conformance_tests.cleanup import plan
 from conformance_tests.cloud.services.nova import layout
 
 # Server groups show their project from 2.13; nothing else needs more.
@@ -19,21 +20,24 @@ class ContextError(Exception):
 
 
 class Context(object):
-    """Clients are None for a service the cloud does not offer."""
+    """What the cleanup steps need (services/api.py's CleanupStep): a
+    client a step needs is absent (None) when the cloud does not offer
+    its service."""
 
     def __init__(self, names, kept_zones=(), **clients):
         self.names = names
         self.kept_zones = set(kept_zones)
         self.cache = {}
         self.fault = self.cell = None
-        for attr in ('servers_client', 'server_groups_client',
-                     'flavors_client', 'aggregates_client', 'quotas_client',
-                     'users_client', 'projects_client', 'placement_client',
-                     'clustering_client', 'leases_client', 'hosts_client',
-                     'enrolled_marker'):
-            setattr(self, attr, None)
         for attr, value in clients.items():
             setattr(self, attr, value)
+
+    def __getattr__(self, name):
+        # Only reached for attributes never set: a client of a service
+        # the cloud does not offer.
+        if name.startswith('_'):
+            raise AttributeError(name)
+        return None
 
 
 def load_conf(conf_path):
@@ -60,9 +64,6 @@ def from_conf(conf):
     from tempest.common import credentials_factory
     from tempest.lib import exceptions as lib_exc
 
-    from conformance_tests.common import faults
-    from conformance_tests.services.placement import topology_client
-
     try:
         creds = credentials_factory.get_configured_admin_credentials()
         manager = clients.Manager(creds)
@@ -78,36 +79,12 @@ def from_conf(conf):
     run_names = names_mod.RunNames(
         conf.conformance.resource_prefix, names_mod.test_class_names(),
         dynamic_prefixes=[conf.resource_name_prefix], kept=kept_names(conf))
-    ctx = Context(run_names, kept_zones=_kept_zones(conf),
-                  users_client=manager.users_v3_client,
-                  projects_client=manager.projects_client)
-    if conf.service_available.nova:
-        ctx.servers_client = manager.servers_client
-        ctx.server_groups_client = manager.server_groups_client
-        ctx.flavors_client = manager.flavors_client
-        ctx.aggregates_client = manager.aggregates_client
-        ctx.quotas_client = manager.quotas_client
-    if conf.service_available.placement:
-        ctx.placement_client = topology_client.TopologyClient(
-            manager.auth_provider, conf.placement.catalog_type,
-            conf.placement.region or conf.identity.region,
-            endpoint_type=conf.placement.endpoint_type)
-    if conf.service_available.senlin:
-        from conformance_tests.api.clustering import base as clustering
-        ctx.clustering_client = clustering.clustering_client_for(manager)
-    if conf.service_available.blazar:
-        _add_reservation(ctx, manager, conf)
-    ctx.fault = faults.backend(conf)
-    ctx.cell = conf.conformance.cell_down_name or None
+    ctx = Context(run_names, kept_zones=_kept_zones(conf))
+    for step in plan.order():
+        if getattr(ctx, step.needs) is None:
+            for attr, value in step.make(manager, conf).items():
+                setattr(ctx, attr, value)
     return ctx
-
-
-def _add_reservation(ctx, manager, conf):
-    from conformance_tests.cleanup import reservation as cleanup_reservation
-    ctx.leases_client = manager.conformance_reservation_v1.LeasesClient()
-    ctx.hosts_client = manager.conformance_reservation_v1.HostsClient()
-    ctx.enrolled_marker = cleanup_reservation.enrolled_marker(
-        conf.conformance.resource_prefix)
 
 
 def _kept_zones(conf):

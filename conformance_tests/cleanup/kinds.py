@@ -16,6 +16,9 @@ class Kind(object):
     not an error.
     """
     singular = plural = ''
+    #: Whether "removing" it brings a faulted part of the cloud back (the
+    #: summary says so apart from the count of what was removed).
+    is_fault = False
 
     def find(self, ctx):
         raise NotImplementedError

@@ -1,48 +1,27 @@
 """The order leftovers go in, and the one-line summary.
 
-Each kind is listed right before it is removed, so a cell brought back
-first shows its servers, and a server gone first frees its group, flavor
-and project.
+The plan is every registered API's cleanup steps, ordered by stage
+(services/api.py's STAGES). Each kind is listed right before it is
+removed, so a cell brought back first shows its servers, and a server
+gone first frees its group, flavor and project.
 """
 
-from conformance_tests.cleanup import cells
-from conformance_tests.cleanup import clustering
-from conformance_tests.cleanup import compute
-from conformance_tests.cleanup import identity
 from conformance_tests.cleanup import kinds
-from conformance_tests.cleanup import placement
-from conformance_tests.cleanup import reservation
-
-# (kind, the context attribute it needs, the service it lives in)
-ORDER = (
-    (cells.Cells(), 'fault', None),
-    # senlin first: deleting a cluster deletes its servers, and a policy
-    # or profile in use cannot go. Optional (seed 002 only), so a cloud
-    # without it is not reported as "not searched".
-    (clustering.Clusters(), 'clustering_client', None),
-    (clustering.Policies(), 'clustering_client', None),
-    (clustering.Profiles(), 'clustering_client', None),
-    # Ending a lease gives its host back (and deletes its servers).
-    # (Service None: most clouds have no blazar; nothing to say then.)
-    (reservation.Leases(), 'leases_client', None),
-    (compute.Servers(), 'servers_client', 'nova'),
-    (compute.ServerGroups(), 'server_groups_client', 'nova'),
-    (reservation.Hosts(), 'hosts_client', None),
-    (compute.Flavors(), 'flavors_client', 'nova'),
-    (compute.Aggregates(), 'aggregates_client', 'nova'),
-    (compute.Quotas(), 'quotas_client', 'nova'),
-    (identity.Users(), 'users_client', 'keystone'),
-    (identity.Projects(), 'projects_client', 'keystone'),
-    (placement.Providers(), 'placement_client', 'placement'),
-    (placement.ResourceClasses(), 'placement_client', 'placement'),
-    (placement.Traits(), 'placement_client', 'placement'),
-)
+from conformance_tests import services
 
 
-def run(ctx, dry_run=False, say=print, order=ORDER):
+def order(apis=None):
+    """Every API's cleanup steps (services/api.py's CleanupStep), by
+    stage; within a stage, in registration order."""
+    steps = [step for api in (services.all() if apis is None else apis)
+             for step in api.cleanup]
+    return sorted(steps, key=lambda step: step.stage)
+
+
+def run(ctx, dry_run=False, say=print, steps=None):
     """Find (and unless dry_run remove) every leftover; return errors."""
     counts, errors, found_all, skipped = [], [], [], set()
-    for kind, needs, service in order:
+    for _, kind, needs, _, service in (order() if steps is None else steps):
         if getattr(ctx, needs, None) is None:
             if service:
                 skipped.add(service)
@@ -69,10 +48,10 @@ def run(ctx, dry_run=False, say=print, order=ORDER):
 
 def summary(counts, dry_run=False, skipped=(), cell=None):
     parts = ['%s' % kind.count(n) for kind, n in counts
-             if not isinstance(kind, cells.Cells)]
+             if not kind.is_fault]
     line = '%s %s' % ('would remove' if dry_run else 'removed',
                       ', '.join(parts) or 'nothing')
-    brought = [n for kind, n in counts if isinstance(kind, cells.Cells)]
+    brought = [n for kind, n in counts if kind.is_fault]
     if brought and cell:
         line += '; %s' % (
             'would bring cell %s up' if dry_run else 'cell %s is up'

@@ -78,12 +78,23 @@ def _capability(name, doc, cap):
     }
 
 
+def guideline_files(directory=None):
+    """guidelines/*.yaml, then the capability files the registered APIs
+    keep beside their packages (services/api.py); only ``directory``'s
+    when one is given."""
+    if directory:
+        return sorted(glob.glob(os.path.join(directory, '*.yaml')))
+    from conformance_tests import services
+    return sorted(glob.glob(os.path.join(
+        paths.data_path('guidelines'), '*.yaml'))) + list(
+            services.guideline_files())
+
+
 def load_all(directory=None):
     """All capabilities, in file order, each with its seed and feature."""
-    directory = directory or paths.data_path('guidelines')
     capabilities = []
     seen = {}
-    for path in sorted(glob.glob(os.path.join(directory, '*.yaml'))):
+    for path in guideline_files(directory):
         name = os.path.basename(path)
         with open(path) as f:
             doc = yaml.safe_load(f) or {}

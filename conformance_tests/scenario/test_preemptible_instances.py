@@ -29,7 +29,8 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 from tempest import test
 
-from conformance_tests.cleanup import reservation as cleanup_reservation
+from conformance_tests.services.reservation.v1 import (
+    cleanup as cleanup_reservation)
 from conformance_tests.common import microversion
 from conformance_tests.scenario import base
 from conformance_tests.services.reservation import leases

@@ -4,7 +4,7 @@ stay."""
 
 import testtools
 
-from conformance_tests.cleanup import clustering
+from conformance_tests.services.clustering.v1 import cleanup as clustering
 from conformance_tests.cleanup import context
 from conformance_tests.cleanup import names
 from conformance_tests.cleanup import plan
@@ -76,12 +76,12 @@ class ClusteringCleanupTest(testtools.TestCase):
     def _run(self, senlin):
         ctx = context.Context(names.RunNames('conformance', ()),
                               clustering_client=senlin)
-        order = [step for step in plan.ORDER
-                 if isinstance(step[0], (clustering.Clusters,
-                                         clustering.Policies,
-                                         clustering.Profiles))]
+        steps = [step for step in plan.order()
+                 if isinstance(step.kind, (clustering.Clusters,
+                                           clustering.Policies,
+                                           clustering.Profiles))]
         lines = []
-        errors = plan.run(ctx, say=lines.append, order=order)
+        errors = plan.run(ctx, say=lines.append, steps=steps)
         return errors, lines
 
     def test_removes_only_the_runs_in_order(self):
@@ -105,6 +105,7 @@ class ClusteringCleanupTest(testtools.TestCase):
                             for e in errors), errors)
 
     def test_senlin_first_in_the_plan(self):
-        kinds = [type(step[0]) for step in plan.ORDER]
+        from conformance_tests.services.compute import cleanup as compute
+        kinds = [type(step.kind) for step in plan.order()]
         self.assertLess(kinds.index(clustering.Clusters),
-                        kinds.index(plan.compute.Servers))
+                        kinds.index(compute.Servers))

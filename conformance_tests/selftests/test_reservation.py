@@ -7,7 +7,8 @@ import json
 import testtools
 
 from conformance_tests.cleanup import names
-from conformance_tests.cleanup import reservation as cleanup_reservation
+from conformance_tests.services.reservation.v1 import (
+    cleanup as cleanup_reservation)
 from conformance_tests.cloud.services import blazar
 from conformance_tests.cloud.services import nova
 from conformance_tests.services.reservation import leases

@@ -104,7 +104,8 @@ def _succeeded(client, action_id, what):
 
 def _leave_blazar(ctx, conf, name):
     from oslo_utils import timeutils
-    from conformance_tests.cleanup import reservation
+    from conformance_tests.services.reservation.v1 import (
+        cleanup as reservation)
     from conformance_tests.common import waiters
     from conformance_tests.services.reservation import leases
     flavor = ctx.flavors_client.create_flavor(

@@ -8,7 +8,7 @@ made are kept even if their names start with the prefix.
 
 from tempest.common import waiters
 
-from conformance_tests.cleanup import identity
+from conformance_tests.services.identity import cleanup as identity
 from conformance_tests.cleanup import kinds
 
 PAGE = 1000  # nova's default [api] max_limit

@@ -7,6 +7,7 @@ from conformance_tests.cleanup import kinds
 
 class Cells(kinds.Kind):
     singular, plural = 'cell', 'cells'
+    is_fault = True
 
     def find(self, ctx):
         # Whether it is down cannot be asked through the interface;
