@@ -1,7 +1,7 @@
 """`conformance bench`: how fast the suite and its embedded cloud are.
 
 A benchmark beside the suite, never a timed test: it measures, on the
-machine it runs on, what issue 9 asks for and writes
+machine it runs on, the figures its targets (targets.py) judge, and writes
 ``<workdir>/bench.json``, ``bench.md`` and ``bench.png``. Each figure
 comes from one module:
 

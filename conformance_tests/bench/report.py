@@ -81,7 +81,7 @@ def markdown(fig):
                  fig['started'], fig.get('duration_s') or 0,
                  fig['machine']['load_start'], fig['machine'].get('load_end')),
              '', 'Plot: ![bench](bench.png)', '']
-    lines += ['## Targets (issue 9)', '',
+    lines += ['## Targets', '',
               '| target | limit | measured | met |', '|---|---|---|---|']
     for t in fig['targets']:
         lines.append('| %s | %s %s | %s | %s |' % (

@@ -60,8 +60,8 @@ def alive(pid):
 
     Its first thread alone is not enough: in an exit, it can be a zombie
     while the process's other threads are still being torn down, and the
-    process's files and sockets close only when the last thread ends
-    (fresh-26: the next mutant cloud found its port still taken).
+    process's files and sockets close only when the last thread ends: a
+    cloud started on the same ports before then finds a port taken.
     """
     try:
         threads = os.listdir('/proc/%d/task' % pid)

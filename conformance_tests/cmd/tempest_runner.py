@@ -235,8 +235,8 @@ def _load_list(workspace, filename, tests):
     return ['--load-list', path]
 
 
-def tempest_runs(workspace, selected, concurrency):
-    """The `tempest run` arguments that run these tests: one run, given
+def tempest_run_args(workspace, selected, concurrency):
+    """The `tempest run` arguments that run these tests in one run, given
     the tests as a load list (stestr then starts its workers without
     listing the tests again in a process of its own, about 1.7 s) and,
     when more than one worker is worth starting, the worker file of
@@ -251,8 +251,8 @@ def tempest_runs(workspace, selected, concurrency):
         selected, serial, concurrency,
         worker_plan.recorded_times(workspace, selected))
     if concurrency <= 1 or len(workers) <= 1:
-        return [args + ['--concurrency', '1']]
-    return [args + ['--worker-file', worker_plan.write(workspace, workers)]]
+        return args + ['--concurrency', '1']
+    return args + ['--worker-file', worker_plan.write(workspace, workers)]
 
 
 def _run_tempest(workspace, args, sink, log, progress):
@@ -287,16 +287,16 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
                        'is the plugin installed in this environment?')
     log_path = os.path.join(workspace, 'logs', 'tempest-run.log')
     progress = _Progress(len(selected), (lambda m: None) if quiet else say)
-    exits = []
     with open(subunit_path, 'wb') as sink, open(log_path, 'wb') as log:
         progress.startTestRun()
-        for args in tempest_runs(workspace, selected, concurrency):
-            exits.append(_run_tempest(workspace, args, sink, log, progress))
+        exit_code = _run_tempest(
+            workspace, tempest_run_args(workspace, selected, concurrency),
+            sink, log, progress)
         progress.stopTestRun()
     with open(subunit_path, 'rb') as f:
         results = results_mod.read(f)
     if not results:
         with open(log_path) as f:
             raise RunError('Tempest ran no test (exit %s): %s' % (
-                ', '.join(map(str, exits)), _last_error_line(f.read())))
+                exit_code, _last_error_line(f.read())))
     return results

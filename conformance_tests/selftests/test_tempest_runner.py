@@ -146,10 +146,8 @@ class SerialScheduleTest(testtools.TestCase):
             return [w['worker'] for w in yaml.safe_load(f)]
 
     def test_serial_classes_get_a_worker_of_their_own(self):
-        runs = tempest_runner.tempest_runs(
+        args = tempest_runner.tempest_run_args(
             self.workspace, [DOWN, USAGE, OTHER], 2)
-        self.assertEqual(1, len(runs))
-        args = runs[0]
         self.assertNotIn('--regex', args)
         self.assertEqual(sorted([DOWN, USAGE, OTHER]),
                          sorted(self._listed(args)))
@@ -165,25 +163,23 @@ class SerialScheduleTest(testtools.TestCase):
                          + [runs_on(DOWN)])
 
     def test_one_class_is_one_worker_without_a_worker_file(self):
-        runs = tempest_runner.tempest_runs(self.workspace, [OTHER], 2)
-        self.assertEqual(1, len(runs))
-        self.assertNotIn('--worker-file', runs[0])
-        self.assertEqual(['--concurrency', '1'], runs[0][-2:])
-        self.assertEqual([OTHER], self._listed(runs[0]))
+        args = tempest_runner.tempest_run_args(self.workspace, [OTHER], 2)
+        self.assertNotIn('--worker-file', args)
+        self.assertEqual(['--concurrency', '1'], args[-2:])
+        self.assertEqual([OTHER], self._listed(args))
 
     def test_serial_tests_alone_are_one_worker(self):
-        runs = tempest_runner.tempest_runs(self.workspace, [DOWN, OUTAGE], 2)
-        self.assertEqual(1, len(runs))
-        self.assertNotIn('--worker-file', runs[0])
-        self.assertEqual(sorted([DOWN, OUTAGE]),
-                         sorted(self._listed(runs[0])))
+        args = tempest_runner.tempest_run_args(
+            self.workspace, [DOWN, OUTAGE], 2)
+        self.assertNotIn('--worker-file', args)
+        self.assertEqual(sorted([DOWN, OUTAGE]), sorted(self._listed(args)))
 
     def test_concurrency_one_is_one_worker_for_every_class(self):
-        runs = tempest_runner.tempest_runs(
+        args = tempest_runner.tempest_run_args(
             self.workspace, [DOWN, USAGE, OTHER], 1)
-        self.assertNotIn('--worker-file', runs[0])
-        self.assertEqual(['--concurrency', '1'], runs[0][-2:])
-        self.assertEqual(3, len(self._listed(runs[0])))
+        self.assertNotIn('--worker-file', args)
+        self.assertEqual(['--concurrency', '1'], args[-2:])
+        self.assertEqual(3, len(self._listed(args)))
 
 
 class PrefetchTest(testtools.TestCase):
