@@ -10,7 +10,7 @@ Two back ends:
 With neither, or without [conformance] allow_disruption, disruptive tests
 skip and say what to set. Disruptive test classes are Tempest's @serial
 classes: no other test class runs while they do (scenario/base.py says
-why that replaced our own lock).
+why).
 """
 
 import json

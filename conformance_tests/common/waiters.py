@@ -8,7 +8,7 @@ Why not Tempest's own (tempest.common.waiters), which the suite would
 rather use:
 - they sleep ``build_interval`` between polls, a whole number of seconds
   ([compute] build_interval is an IntOpt). On a cloud whose servers go
-  ACTIVE in about a second, that waiting was half of every boot. Ours
+  ACTIVE in about a second, that wait is half of every boot. Ours
   start at [conformance] poll_interval and back off (times BACKOFF, up to
   build_interval), so a real cloud is soon polled no more often than
   Tempest polls it;
@@ -73,6 +73,15 @@ def wait_until(what, check, timeout=None):
         time.sleep(next(intervals))
 
 
+def gone(show, *args):
+    """True when ``show(*args)`` answers 404 (a check for wait_until)."""
+    try:
+        show(*args)
+    except lib_exc.NotFound:
+        return True
+    return False
+
+
 def wait_for_server_settled(client, server_id):
     """Wait until the server is ACTIVE or ERROR; return its record.
 
@@ -91,16 +100,6 @@ def wait_for_server_settled(client, server_id):
                            % (server['status'],
                               server.get('OS-EXT-STS:task_state')))
         time.sleep(next(intervals))
-
-
-def wait_for_server_deleted(client, server_id):
-    """Wait until showing the server gives 404.
-
-    Raises TimeoutException if it is still there after the client's
-    build_timeout: a cleanup that leaves a server behind must say so,
-    since the next test would schedule around it.
-    """
-    wait_for_servers_deleted(client, [server_id])
 
 
 def wait_for_servers_deleted(client, server_ids):

@@ -9,7 +9,9 @@ from tempest import test
 
 from conformance_tests.common import faults
 from conformance_tests.common import microversion
+from conformance_tests.common import skips
 from conformance_tests.common import waiters
+from conformance_tests.services.compute import zones
 
 CONF = config.CONF
 
@@ -50,8 +52,8 @@ class ServersMixin(object):
                 networks='none', **extra)['server']
         except Exception:
             # No answer is no proof of no server: a POST that timed out
-            # on a loaded cloud may still make one (seen: it leaked into
-            # the project and pushed a later test over quota). Remove
+            # on a loaded cloud may still make one, and a server left in
+            # the project holds quota a later test needs. Remove
             # whatever has this run-unique name, at cleanup time, when
             # nova has finished the request.
             self.addCleanup(self.delete_servers_named, name, client)
@@ -102,14 +104,8 @@ class ServersMixin(object):
         return waiters.wait_until(what, check)
 
     def zone_hosts(self, zone):
-        zones = self.os_admin.availability_zone_client.list_availability_zones(
-            detail=True)
-        for info in zones['availabilityZoneInfo']:
-            if info['zoneName'] == zone:
-                return sorted(
-                    host for host, services in (info['hosts'] or {}).items()
-                    if services.get('nova-compute', {}).get('available'))
-        return []
+        return zones.available_hosts(
+            self.os_admin.availability_zone_client, zone)
 
 
 class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
@@ -120,40 +116,50 @@ class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
     to the compute microversions they send (both must be configured;
     Tempest's clients send ``request_microversion``, chosen the Tempest
     way). A class that disrupts the cloud (takes a cell down) is marked
-    with Tempest's ``@decorators.serial``; it then also needs a fault
-    back end and [conformance] allow_disruption, or it skips.
+    with Tempest's ``@decorators.serial``; it then also needs what
+    ``disruption_skip_reason`` asks for (by default a fault back end and
+    [conformance] allow_disruption), or it skips. What else a subclass
+    needs from config it says in ``config_skip_reason``.
 
-    Why @serial and not a lock of our own: it gives the guarantee our
-    readers-writer file lock gave (an outage never overlaps another
-    test's servers), and more. Tempest's BaseTestCase holds an
-    inter-process readers-writer lock from setUpClass to tearDownClass
-    (in [oslo_concurrency] lock_path, which `tempest init` puts in the
+    Why @serial: while a cell is down, no other test may have servers in
+    the cloud, and Tempest's BaseTestCase already holds an inter-process
+    readers-writer lock from setUpClass to tearDownClass (in
+    [oslo_concurrency] lock_path, which `tempest init` puts in the
     workspace; unset, Tempest uses <tmp>/tempest-lock, one for every run
     on the machine: still safe, only slower): a @serial class for
     writing, every other class of the run for reading. So while a cell
-    is down no other test class of any worker runs (ours held back only
-    the other compute scenarios), and class setup and class cleanups are
-    covered too. The
-    price: the lock is per class, so a disruptive test must be alone in
-    its class, or its class-mates run with the cloud to themselves.
+    is down no other test class of any worker runs, and class setup and
+    class cleanups are covered too. The price: the lock is per class, so
+    a disruptive test must be alone in its class, or its class-mates run
+    with the cloud to themselves.
     """
 
     credentials = ['primary', 'admin']
     min_microversion = None
     max_microversion = None
+    # Ends the nova skip message: "... = true to run <runs>".
+    runs = 'the compute conformance tests'
 
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = '
-                'true to run the compute conformance tests')
-        reason = microversion.class_skip_reason(cls, CONF)
+        skips.require_service(cls, CONF, 'nova', cls.runs)
+        reason = (cls.config_skip_reason()
+                  or microversion.class_skip_reason(cls, CONF))
         if not reason and cls.is_serial_execution_requested():
-            reason = faults.skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
+            reason = cls.disruption_skip_reason()
+        skips.skip_if(cls, reason)
+
+    @classmethod
+    def config_skip_reason(cls):
+        """Why config keeps the class from running, or None; checked
+        after nova's availability and before the microversions."""
+        return None
+
+    @classmethod
+    def disruption_skip_reason(cls):
+        """Why a @serial class may not disrupt this cloud, or None."""
+        return faults.skip_reason(CONF)
 
     @classmethod
     def setup_clients(cls):

@@ -21,7 +21,6 @@ DETAIL_KEYS = LIST_KEYS | {'tenant_id', 'created'}
 SHOW_KEYS = DETAIL_KEYS | {'image', 'flavor', 'user_id',
                            'OS-EXT-AZ:availability_zone',
                            'OS-EXT-STS:power_state'}
-SERVICE_KEYS = {'binary', 'host', 'status'}
 
 
 @decorators.serial

@@ -22,16 +22,15 @@ import time
 from oslo_log import log as logging
 from oslo_utils import timeutils
 from tempest import config
-from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
-from tempest import test
 
 from conformance_tests.services.reservation.v1 import (
     cleanup as cleanup_reservation)
-from conformance_tests.common import microversion
+from conformance_tests.common import skips
+from conformance_tests.common import waiters
 from conformance_tests.scenario import base
 from conformance_tests.services.reservation import leases
 
@@ -45,53 +44,45 @@ NO_VALID_HOST = 'No valid host'
 # At most this many preemptibles are asked for the allocated host while its
 # lease starts (one after the other, as fast as nova takes them).
 RACERS = 8
+SEED = 'the seed-004 tests'
 
 
 def skip_reason(conf):
-    if not conf.service_available.blazar:
-        return ('blazar is not available: set [service_available] blazar '
-                '= true to run the seed-004 tests')
+    unavailable = skips.unavailable(conf, 'blazar', SEED)
+    if unavailable:
+        return unavailable
     if len(conf.conformance.preemptible_hosts) < 2:
         return ('set [conformance] preemptible_hosts to at least two compute '
                 'hosts the seed-004 tests may put in blazar\'s freepool')
     return None
 
 
-class PreemptibleTest(api_version_utils.BaseMicroversionTest,
-                      base.ServersMixin, test.BaseTestCase):
+class PreemptibleTest(base.ComputeScenarioTest):
     """A project user who boots servers and leases hosts, and an admin
     who reads hosts, makes flavors and enrols hosts.
 
-    Not a ComputeScenarioTest: its disruptive (@serial) classes need a
-    cell fault back end, and a lease needs none, only [conformance]
-    allow_disruption.
+    Its disruptive (@serial) classes start leases, which need no cell
+    fault back end, only [conformance] allow_disruption.
     """
 
-    credentials = ['primary', 'admin']
     min_microversion = max_microversion = MICROVERSION
+    runs = SEED
 
     @classmethod
-    def skip_checks(cls):
-        super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = '
-                'true to run the seed-004 tests')
-        reason = (skip_reason(CONF)
-                  or microversion.class_skip_reason(cls, CONF))
-        if (not reason and cls.is_serial_execution_requested()
-                and not CONF.conformance.allow_disruption):
-            reason = ('disruptive test (starts host leases that evict '
-                      'servers): set [conformance] allow_disruption = true '
-                      'to run it')
-        if reason:
-            raise cls.skipException(reason)
+    def config_skip_reason(cls):
+        return skip_reason(CONF)
+
+    @classmethod
+    def disruption_skip_reason(cls):
+        if not CONF.conformance.allow_disruption:
+            return ('disruptive test (starts host leases that evict '
+                    'servers): set [conformance] allow_disruption = true '
+                    'to run it')
+        return None
 
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.servers = cls.os_primary.servers_client
-        cls.admin_servers = cls.os_admin.servers_client
         cls.leases = (
             cls.os_primary.conformance_reservation_v1.LeasesClient())
         cls.hosts = cls.os_admin.conformance_reservation_v1.HostsClient()
@@ -103,10 +94,6 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
     @classmethod
     def resource_setup(cls):
         super().resource_setup()
-        cls.request_microversion = microversion.request_microversion(
-            cls, CONF)
-        cls.setup_api_microversion_fixture(
-            compute_microversion=cls.request_microversion)
         cls.pool_hosts = list(CONF.conformance.preemptible_hosts)
         cls._enrol(cls.pool_hosts)
         cls.preemptible_flavor = cls._flavor('preemptible', preemptible=True)
@@ -192,14 +179,7 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         test_utils.call_and_ignore_notfound_exc(
             self.leases.delete_lease, lease_id)
         self.wait_for('lease %s to be gone' % lease_id,
-                      lambda: self._lease_gone(lease_id))
-
-    def _lease_gone(self, lease_id):
-        try:
-            self.leases.show_lease(lease_id)
-        except lib_exc.NotFound:
-            return True
-        return False
+                      lambda: waiters.gone(self.leases.show_lease, lease_id))
 
     def wait_lease_stable(self, lease_id):
         """Wait until the lease left its transitional states (STARTING...);
@@ -220,11 +200,7 @@ class PreemptibleTest(api_version_utils.BaseMicroversionTest,
         return found['lease'], took
 
     def _server_gone(self, server_id):
-        try:
-            self.admin_servers.show_server(server_id)
-        except lib_exc.NotFound:
-            return True
-        return False
+        return waiters.gone(self.admin_servers.show_server, server_id)
 
     def termination_state(self, server_id):
         """'gone', 'deleting' (nova has the delete) or the status and

@@ -13,7 +13,8 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import exceptions as lib_exc
 from tempest import test
 
-from conformance_tests.services.clustering.v1 import clustering_client
+from conformance_tests.common import skips
+from conformance_tests.common import waiters
 
 CONF = config.CONF
 AFFINITY_TYPE = 'senlin.policy.affinity'
@@ -22,16 +23,10 @@ NOVA_SERVER_TYPE = 'os.nova.server'
 COMPUTE_MICROVERSION = '2.15'
 
 
-def clustering_client_for(manager):
-    """The manager's clustering client, with Tempest's settings, for a
-    manager built outside a test (the cleanup's); tests use the one the
-    plugin registers (os_*.conformance_clustering_v1)."""
-    params = config.service_client_config()
-    return clustering_client.ClusteringClient(
-        manager.auth_provider, 'clustering',
-        CONF.identity.region, endpoint_type='publicURL',
-        build_timeout=CONF.compute.build_timeout,
-        build_interval=CONF.compute.build_interval, **params)
+def affinity_data(binding):
+    """The affinity policy's data in a cluster-policy binding."""
+    return ((binding.get('data') or {}).get('AffinityPolicy') or {}).get(
+        'data') or {}
 
 
 def affinity_spec(**properties):
@@ -48,10 +43,7 @@ class AffinityPolicyTest(test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.senlin:
-            raise cls.skipException(
-                'senlin is not available: set [service_available] senlin '
-                '= true to run seed 002')
+        skips.require_service(cls, CONF, 'senlin', 'seed 002')
 
     @classmethod
     def setup_clients(cls):
@@ -168,17 +160,11 @@ class AffinityPolicyTest(test.BaseTestCase):
 
     def binding_data(self, cluster, policy, client=None):
         """The affinity policy's binding data for the cluster."""
-        binding = (client or self.clustering).show_binding(
-            cluster['id'], policy['id'])
-        return ((binding.get('data') or {}).get('AffinityPolicy') or {}).get(
-            'data') or {}
+        return affinity_data((client or self.clustering).show_binding(
+            cluster['id'], policy['id']))
 
     def group_exists(self, group_id):
-        try:
-            self.groups.show_server_group(group_id)
-        except lib_exc.NotFound:
-            return False
-        return True
+        return not waiters.gone(self.groups.show_server_group, group_id)
 
     def node_servers(self, cluster, client=None):
         """{node id: server record (admin view)} of the cluster's nodes."""

@@ -8,11 +8,7 @@ must delete the group. Credentials reach the command through OS_*
 environment variables, never its command line.
 """
 
-import json
 import os
-import shutil
-import subprocess
-import sys
 
 import fixtures
 import yaml
@@ -21,6 +17,8 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
+from conformance_tests.common import cli
+from conformance_tests.common import skips
 
 CONF = base.CONF
 RULE = ('openstack cluster policy create --spec-file and cluster policy '
@@ -40,58 +38,19 @@ def create_exit_accepted(status, stderr):
                            lines[-1] == CLIENT_FORMATTER_DEFECT)
 
 
-def openstack_command():
-    configured = CONF.conformance.openstack_cli
-    if configured:
-        return configured if os.access(configured, os.X_OK) else None
-    beside = os.path.join(os.path.dirname(sys.executable), 'openstack')
-    return beside if os.access(beside, os.X_OK) else shutil.which(
-        'openstack')
-
-
 class AffinityCLITest(base.AffinityPolicyTest):
 
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not openstack_command():
-            raise cls.skipException(
-                'no `openstack` command: install python-openstackclient '
-                'and python-senlinclient or set [conformance] openstack_cli '
-                'to its path')
+        skips.skip_if(cls, cli.skip_reason(CONF, 'python-senlinclient'))
 
-    def _env(self):
-        creds = self.os_primary.credentials
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith('OS_')}
-        env.update({
-            'OS_AUTH_URL': CONF.identity.uri_v3,
-            'OS_IDENTITY_API_VERSION': '3',
-            'OS_USERNAME': creds.username,
-            'OS_PASSWORD': creds.password,
-            'OS_PROJECT_NAME': creds.project_name,
-            'OS_USER_DOMAIN_NAME': creds.user_domain_name or 'Default',
-            'OS_PROJECT_DOMAIN_NAME': creds.project_domain_name or 'Default',
-            'OS_REGION_NAME': CONF.identity.region,
-            'OS_INTERFACE': 'public',
-        })
-        if CONF.identity.disable_ssl_certificate_validation:
-            env['OS_INSECURE'] = 'true'
-        return env
-
-    def openstack(self, *args):
-        """Run `openstack ARGS`; return (exit status, stdout, stderr)."""
-        proc = subprocess.run(
-            [openstack_command()] + list(args), env=self._env(),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            timeout=CONF.compute.build_timeout)
-        return proc.returncode, proc.stdout, proc.stderr
-
-    def assert_ran(self, result, what):
-        # stderr never holds the password (it is not an argument)
-        status, _, err = result
-        self.assertEqual(0, status, '%s: `openstack %s` exited %d: %s' % (
-            RULE, what, status, err.strip()[-300:]))
+    def setUp(self):
+        super().setUp()
+        # A senlin action waits on nova's builds: [compute] build_timeout.
+        self.cli = cli.OpenStack(CONF, self.os_primary.credentials, RULE,
+                                 timeout=CONF.compute.build_timeout,
+                                 stderr_tail=300)
 
     @decorators.idempotent_id('bdcf490f-3250-4d5c-bbb2-f892a6d65ee2')
     @decorators.attr(type=['slow'])
@@ -105,24 +64,23 @@ class AffinityCLITest(base.AffinityPolicyTest):
         name = self.name('cli-affinity')
         # removed also when the command fails half-way
         self.addCleanup(self._delete_policies_named, name)
-        self.assert_created(self.openstack(
-            'cluster', 'policy', 'create', '--spec-file', spec_file, name))
+        self.assert_created(self.cli.run(
+            'cluster', 'policy', 'create', '--spec-file', spec_file, name,
+            check=False))
         policy = self.cli_policy_named(name)
         self.assertIsNotNone(policy, '%s: `openstack cluster policy list` '
                              'has no policy %s after `openstack cluster '
                              'policy create`' % (RULE, name))
         self.assertEqual(base.AFFINITY_TYPE + '-1.0', policy['type'], RULE)
 
-        self.assert_ran(self.openstack(
-            'cluster', 'policy', 'attach', '--policy', policy['id'],
-            cluster['id']), 'cluster policy attach')
+        self.cli.run('cluster', 'policy', 'attach', '--policy',
+                     policy['id'], cluster['id'])
         self.addCleanup(self._detach_if_bound, self.clustering,
                         cluster['id'], policy['id'])
         self.wait_for(cluster, 'CLUSTER_ATTACH_POLICY')
-        binding = self.cli_json('cluster', 'policy', 'binding', 'show',
+        binding = self.cli.json('cluster', 'policy', 'binding', 'show',
                                 '--policy', policy['id'], cluster['id'])
-        data = ((binding.get('data') or {}).get('AffinityPolicy') or {}).get(
-            'data') or {}
+        data = base.affinity_data(binding)
         self.assertIs(False, data.get('inherited_group'), '%s: `openstack '
                       'cluster policy binding show`: %s' % (RULE, binding))
         group_id = data.get('servergroup_id')
@@ -133,9 +91,8 @@ class AffinityCLITest(base.AffinityPolicyTest):
         self.assertEqual(['affinity'], group['policies'], '%s: group %s' % (
             RULE, group))
 
-        self.assert_ran(self.openstack(
-            'cluster', 'policy', 'detach', '--policy', policy['id'],
-            cluster['id']), 'cluster policy detach')
+        self.cli.run('cluster', 'policy', 'detach', '--policy',
+                     policy['id'], cluster['id'])
         self.wait_for(cluster, 'CLUSTER_DETACH_POLICY')
         self.assertFalse(self.group_exists(group_id), '%s: group %s is '
                          'still there after `openstack cluster policy '
@@ -147,18 +104,13 @@ class AffinityCLITest(base.AffinityPolicyTest):
         policy back from the cloud and only then fails to print it,
         because it passes plain functions as column formatters. That exit
         says the cloud answered both requests; any other failure fails."""
-        if not create_exit_accepted(result[0], result[2]):
-            self.assert_ran(result, 'cluster policy create')
-
-    def cli_json(self, *args):
-        result = self.openstack(*(args + ('-f', 'json')))
-        self.assert_ran(result, ' '.join(args))
-        return json.loads(result[1])
+        if not create_exit_accepted(result.returncode, result.stderr):
+            result.check()
 
     def cli_policy_named(self, name):
         # --full-id: without it the client shortens ids with a plain
         # function, which osc-lib >= 4 refuses as it does in create
-        for policy in self.cli_json('cluster', 'policy', 'list',
+        for policy in self.cli.json('cluster', 'policy', 'list',
                                     '--full-id'):
             if policy['name'] == name:
                 return policy

@@ -5,6 +5,7 @@ import testtools
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
+from conformance_tests.services.compute import zones
 
 CONF = base.CONF
 
@@ -150,11 +151,5 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                   'hypervisor' % hostname)
 
     def zone_hosts(self, zone):
-        zones = self.os_admin.availability_zone_client.list_availability_zones(
-            detail=True)
-        for info in zones['availabilityZoneInfo']:
-            if info['zoneName'] == zone:
-                return sorted(
-                    host for host, services in (info['hosts'] or {}).items()
-                    if services.get('nova-compute', {}).get('available'))
-        return []
+        return zones.available_hosts(
+            self.os_admin.availability_zone_client, zone)

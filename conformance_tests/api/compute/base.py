@@ -6,6 +6,7 @@ from tempest.lib.common.utils import test_utils
 from tempest import test
 
 from conformance_tests.common import gabbi_runner
+from conformance_tests.common import skips
 
 CONF = config.CONF
 
@@ -23,10 +24,8 @@ class ComputeGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.nova:
-            raise cls.skipException(
-                'nova is not available: set [service_available] nova = '
-                'true to run the compute conformance tests')
+        skips.require_service(cls, CONF, 'nova',
+                              'the compute conformance tests')
 
     @classmethod
     def setup_clients(cls):

@@ -4,6 +4,7 @@ from tempest import config
 from tempest import test
 
 from conformance_tests.common import gabbi_runner
+from conformance_tests.common import skips
 
 CONF = config.CONF
 
@@ -17,10 +18,8 @@ class PlacementGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        if not CONF.service_available.placement:
-            raise cls.skipException(
-                'placement is not available: set [service_available] '
-                'placement = true to run the placement conformance tests')
+        skips.require_service(cls, CONF, 'placement',
+                              'the placement conformance tests')
 
     @classmethod
     def setup_clients(cls):

@@ -7,8 +7,6 @@ environment variables, never its command line.
 """
 
 import datetime
-import json
-import subprocess
 
 from oslo_utils import timeutils
 from tempest import config
@@ -17,20 +15,17 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest import test
 
-from conformance_tests.api.compute import test_server_group_cli as cli
+from conformance_tests.common import cli
+from conformance_tests.common import skips
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
 
 CONF = config.CONF
 RULE = ('openstack reservation lease create/show/delete round-trips a host '
         'lease')
-
-
-def _errors(stderr):
-    # blazarclient 4.6 warns about an OSC command it cannot load on every
-    # call; the error is what remains.
-    return '\n'.join(line for line in stderr.splitlines()
-                     if not line.startswith('Could not load'))[-800:]
+# blazarclient 4.6 warns about an OSC command it cannot load on every
+# call; a failure shows what remains.
+NOISE = ('Could not load',)
 
 
 class LeaseCLITest(test.BaseTestCase):
@@ -39,14 +34,8 @@ class LeaseCLITest(test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = seed.skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
-        if not cli._openstack_command():
-            raise cls.skipException(
-                'no `openstack` command: install python-openstackclient and '
-                'python-blazarclient or set [conformance] openstack_cli to '
-                'its path')
+        skips.skip_if(cls, seed.skip_reason(CONF))
+        skips.skip_if(cls, cli.skip_reason(CONF, 'python-blazarclient'))
 
     @classmethod
     def setup_clients(cls):
@@ -54,30 +43,12 @@ class LeaseCLITest(test.BaseTestCase):
         cls.leases = (
             cls.os_primary.conformance_reservation_v1.LeasesClient())
 
-    def _env(self):
-        env = cli.ServerGroupCLITest._env(self)
-        env.pop('OS_COMPUTE_API_VERSION', None)
-        return env
-
-    def _openstack(self, *args, expect_ok=True):
-        done = subprocess.run([cli._openstack_command()] + list(args),
-                              env=self._env(), capture_output=True,
-                              text=True, timeout=120)
-        if expect_ok:
-            self.assertEqual(0, done.returncode, '%s: `openstack %s` exited '
-                             '%d: %s' % (RULE, ' '.join(args),
-                                         done.returncode,
-                                         _errors(done.stderr)))
-        return done
-
-    def _json(self, *args):
-        out = self._openstack(*(args + ('-f', 'json'))).stdout
-        try:
-            # `lease create` prints "Created a new lease:" before the JSON.
-            return json.loads(out[out.find('{'):])
-        except ValueError:
-            self.fail('%s: `openstack %s -f json` printed no JSON: %r' % (
-                RULE, ' '.join(args), out[:300]))
+    def setUp(self):
+        super().setUp()
+        self.cli = cli.OpenStack(
+            CONF, self.os_primary.credentials, RULE,
+            region=CONF.compute.region or CONF.identity.region,
+            interface=CONF.compute.endpoint_type, noise=NOISE)
 
     @decorators.idempotent_id('ba0507ea-3b6f-486f-aecd-ec888d8b98eb')
     @decorators.attr(type=['slow'])
@@ -88,7 +59,7 @@ class LeaseCLITest(test.BaseTestCase):
         start = timeutils.utcnow() + datetime.timedelta(days=3)
         end = start + datetime.timedelta(hours=1)
         host = CONF.conformance.preemptible_hosts[-1]
-        created = self._json(
+        created = self.cli.json(
             'reservation', 'lease', 'create',
             '--start-date', leases.blazar_date(start),
             '--end-date', leases.blazar_date(end),
@@ -107,10 +78,10 @@ class LeaseCLITest(test.BaseTestCase):
             '%s: the API has the lease the client created' % RULE)
         (res,) = api['reservations']
         self.assertEqual(leases.HOST_RESOURCE, res['resource_type'], RULE)
-        shown = self._json('reservation', 'lease', 'show', created['id'])
+        shown = self.cli.json('reservation', 'lease', 'show', created['id'])
         self.assertEqual(created['id'], shown.get('id'), '%s: show' % RULE)
-        self._openstack('reservation', 'lease', 'delete', created['id'])
-        gone = self._openstack('reservation', 'lease', 'show', created['id'],
-                               expect_ok=False)
+        self.cli.run('reservation', 'lease', 'delete', created['id'])
+        gone = self.cli.run('reservation', 'lease', 'show', created['id'],
+                            check=False)
         self.assertNotEqual(0, gone.returncode,
                             '%s: the lease is gone after delete' % RULE)

@@ -18,6 +18,7 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 from tempest import test
 
+from conformance_tests.common import skips
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
 
@@ -31,9 +32,7 @@ class LeaseAPITest(test.BaseTestCase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = seed.skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
+        skips.skip_if(cls, seed.skip_reason(CONF))
 
     @classmethod
     def setup_clients(cls):

@@ -3,7 +3,9 @@
 One client: profiles, policies, clusters, nodes, actions and the
 cluster-policy bindings. Every call sends an explicit clustering
 microversion; asynchronous calls return the id of the action senlin
-queued, and ``wait_for_action`` polls it to an end state.
+queued, and ``wait_for_action`` polls it to an end state. Polls back
+off as common/waiters' do: from [conformance] poll_interval up to the
+client's build_interval, within its build_timeout.
 """
 
 import json
@@ -11,6 +13,8 @@ import time
 
 from tempest.lib.common import rest_client
 from tempest.lib import exceptions as lib_exc
+
+from conformance_tests.common import waiters
 
 # 1.2 adds POST /v1/policies/validate; nothing later changes what the
 # seed checks, so every request speaks it.
@@ -131,6 +135,7 @@ class ClusteringClient(rest_client.RestClient):
         still holds, e.g. a failed scale-out removing its node: retry
         until the lock goes or build_timeout passes."""
         deadline = time.monotonic() + self.build_timeout
+        intervals = self._poll_intervals()
         while True:
             try:
                 return self._json(method, url, body, expected)
@@ -138,7 +143,7 @@ class ClusteringClient(rest_client.RestClient):
                 if ('locked' not in str(e.resp_body) or
                         time.monotonic() > deadline):
                     raise
-            time.sleep(self.build_interval)
+            time.sleep(next(intervals))
 
     def attach_policy(self, cluster_id, policy_id):
         return self.cluster_action(cluster_id, 'policy_attach', {
@@ -177,11 +182,6 @@ class ClusteringClient(rest_client.RestClient):
             url += '?cluster_id=%s' % cluster_id
         return self._json('GET', url)[1]['nodes']
 
-    def delete_node(self, node_id):
-        resp, body = self._json('DELETE', 'v1/nodes/%s' % node_id, None,
-                                (202,))
-        return self._action_of(resp, body)
-
     # -- actions ----------------------------------------------------------
     def show_action(self, action_id):
         return self._json('GET', 'v1/actions/%s' % action_id)[1]['action']
@@ -193,6 +193,7 @@ class ClusteringClient(rest_client.RestClient):
     def wait_for_action(self, action_id, what=''):
         """Poll until the action ends; return it (any end state)."""
         deadline = time.monotonic() + self.build_timeout
+        intervals = self._poll_intervals()
         while True:
             action = self.show_action(action_id)
             if action['status'] in END_STATES:
@@ -201,4 +202,7 @@ class ClusteringClient(rest_client.RestClient):
                 raise ActionTimeout(detail='%s %s still %s after %s s' % (
                     what or action.get('action'), action_id,
                     action['status'], self.build_timeout))
-            time.sleep(self.build_interval)
+            time.sleep(next(intervals))
+
+    def _poll_intervals(self):
+        return waiters.poll_intervals(cap=self.build_interval)

@@ -8,9 +8,6 @@ class HostsClient(base.ReservationClient):
     def create_host(self, **host):
         return self._json('POST', 'os-hosts', 201, host)
 
-    def show_host(self, host_id):
-        return self._json('GET', 'os-hosts/%s' % host_id, 200)
-
     def list_hosts(self):
         return self._json('GET', 'os-hosts', 200)
 
@@ -19,6 +16,3 @@ class HostsClient(base.ReservationClient):
                                  headers=self.get_headers())
         self.expected_success(204, resp.status)
         return base.rest_client.ResponseBody(resp, {})
-
-    def list_allocations(self):
-        return self._json('GET', 'os-hosts/allocations', 200)

@@ -14,9 +14,6 @@ class LeasesClient(base.ReservationClient):
     def list_leases(self):
         return self._json('GET', 'leases', 200)
 
-    def update_lease(self, lease_id, **changes):
-        return self._json('PUT', 'leases/%s' % lease_id, 200, changes)
-
     def delete_lease(self, lease_id):
         resp, body = self.delete('leases/%s' % lease_id,
                                  headers=self.get_headers())

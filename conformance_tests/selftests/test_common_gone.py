@@ -1,0 +1,28 @@
+"""common/waiters.gone: a 404 is gone, an answer is not, other errors
+propagate (a check must not read an outage as a deletion)."""
+
+import testtools
+from tempest.lib import exceptions as lib_exc
+
+from conformance_tests.common import waiters
+
+
+def show(answer):
+    def call(*args):
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+    return call
+
+
+class GoneTest(testtools.TestCase):
+
+    def test_not_found_is_gone(self):
+        self.assertTrue(waiters.gone(show(lib_exc.NotFound()), 'x'))
+
+    def test_an_answer_is_not(self):
+        self.assertFalse(waiters.gone(show({'lease': {}}), 'x'))
+
+    def test_other_errors_are_raised(self):
+        self.assertRaises(lib_exc.ServerFault, waiters.gone,
+                          show(lib_exc.ServerFault()), 'x')

@@ -1,0 +1,92 @@
+"""The clustering client polls senlin with common/waiters' back-off
+(from [conformance] poll_interval up to its build_interval) and keeps
+its build_timeout."""
+
+import types
+
+import fixtures
+import testtools
+from tempest.lib import exceptions as lib_exc
+
+from conformance_tests.common import waiters
+from conformance_tests.services.clustering.v1 import clustering_client
+
+
+def client(statuses, build_timeout=60, build_interval=1):
+    """A ClusteringClient without a cloud: show_action and the JSON call
+    answer from scripts."""
+    c = clustering_client.ClusteringClient.__new__(
+        clustering_client.ClusteringClient)
+    c.build_timeout = build_timeout
+    c.build_interval = build_interval
+    statuses = iter(statuses)
+    c.shows = 0
+
+    def show_action(action_id):
+        c.shows += 1
+        return {'id': action_id, 'action': 'CLUSTER_CREATE',
+                'status': next(statuses)}
+    c.show_action = show_action
+    return c
+
+
+class SenlinPollingTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MockPatchObject(
+            waiters, 'CONF', types.SimpleNamespace(
+                conformance=types.SimpleNamespace(poll_interval=0.1),
+                compute=types.SimpleNamespace(build_interval=7))))
+        self.slept = []
+        self.useFixture(fixtures.MockPatchObject(
+            clustering_client.time, 'sleep', self.slept.append))
+
+    def test_backs_off_up_to_the_clients_build_interval(self):
+        c = client(['RUNNING'] * 8 + ['SUCCEEDED'], build_interval=1)
+        self.assertEqual('SUCCEEDED', c.wait_for_action('a1')['status'])
+        self.assertEqual(9, c.shows)
+        self.assertEqual(0.1, self.slept[0])
+        for before, after in zip(self.slept, self.slept[1:]):
+            self.assertAlmostEqual(min(1, before * waiters.BACKOFF), after)
+        self.assertEqual(1, self.slept[-1])
+
+    def test_any_end_state_is_returned(self):
+        for end in clustering_client.END_STATES:
+            self.assertEqual(end, client([end]).wait_for_action('a1')[
+                'status'])
+        self.assertEqual([], self.slept)
+
+    def test_times_out_naming_the_action(self):
+        c = client(['RUNNING'] * 3, build_timeout=-1)
+        e = self.assertRaises(clustering_client.ActionTimeout,
+                              c.wait_for_action, 'a1', 'CLUSTER_DELETE')
+        self.assertIsInstance(e, lib_exc.TimeoutException)
+        self.assertIn('CLUSTER_DELETE a1 still RUNNING after -1 s', str(e))
+
+    def test_locked_cluster_is_retried_with_back_off(self):
+        c = client([])
+        answers = [lib_exc.Conflict(resp_body={'error': 'cluster locked'})] * 3
+        answers.append(({}, {'ok': True}))
+
+        def _json(method, url, body, expected):
+            answer = answers.pop(0)
+            if isinstance(answer, Exception):
+                raise answer
+            return answer
+        c._json = _json
+        self.assertEqual(({}, {'ok': True}),
+                         c._while_locked('DELETE', 'v1/clusters/c', None,
+                                         (202,)))
+        self.assertEqual([0.1, 0.15, 0.225],
+                         [round(s, 6) for s in self.slept])
+
+    def test_other_conflicts_are_raised_at_once(self):
+        c = client([])
+
+        def _json(method, url, body, expected):
+            raise lib_exc.Conflict(resp_body={'error': 'name taken'})
+        c._json = _json
+        self.assertRaises(lib_exc.Conflict, c._while_locked, 'POST',
+                          'v1/clusters/c/actions', {}, (202,))
+        self.assertEqual([], self.slept)
