@@ -11,7 +11,7 @@ from conformance_tests.common import faults
 from conformance_tests.common import microversion
 from conformance_tests.common import skips
 from conformance_tests.common import waiters
-from conformance_tests.services.compute import zones
+from conformance_tests.services.compute.v2 import zones
 
 CONF = config.CONF
 

@@ -105,7 +105,7 @@ class ClusteringCleanupTest(testtools.TestCase):
                             for e in errors), errors)
 
     def test_senlin_first_in_the_plan(self):
-        from conformance_tests.services.compute import cleanup as compute
+        from conformance_tests.services.compute.v2 import cleanup as compute
         kinds = [type(step.kind) for step in plan.order()]
         self.assertLess(kinds.index(clustering.Clusters),
                         kinds.index(compute.Servers))

@@ -11,8 +11,8 @@ import textwrap
 import testtools
 from tempest.lib.common import rest_client
 
-from conformance_tests.services import compute
-from conformance_tests.services import placement
+from conformance_tests.services.compute import v2 as compute
+from conformance_tests.services.placement import v1 as placement
 from conformance_tests.services.reservation import v1 as reservation
 
 TEMPEST_CONF = """\

@@ -11,8 +11,8 @@ import importlib
 # the cleanup plan orders its steps by their stage.
 REGISTERED = (
     'conformance_tests.services.identity',
-    'conformance_tests.services.compute',
-    'conformance_tests.services.placement',
+    'conformance_tests.services.compute.v2',
+    'conformance_tests.services.placement.v1',
     'conformance_tests.services.clustering.v1',
     'conformance_tests.services.reservation.v1',
 )

@@ -5,7 +5,7 @@ import testtools
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
-from conformance_tests.services.compute import zones
+from conformance_tests.services.compute.v2 import zones
 
 CONF = base.CONF
 
