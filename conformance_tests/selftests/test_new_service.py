@@ -127,7 +127,8 @@ class NewServiceTest(testtools.TestCase):
             services.REGISTERED + (MODULE,)))
 
     def test_the_launcher_starts_it_and_writes_its_tempest_conf(self):
-        from conformance_tests.selftests import test_cloud_files
+        from conformance_tests.selftests.cloud import (
+            test_client_files as test_cloud_files)
         descriptors = cloud_services.all(cloud_services.REGISTERED)
         names_ = [d.name for d in descriptors]
         self.assertIn('widget', names_)

@@ -58,7 +58,8 @@ class SenlinDescriptorTest(testtools.TestCase):
     def test_nova_starts_the_drs_host_apart_from_its_layout(self):
         from conformance_tests.cloud.services.nova import (
             layout as compute_layout)
-        from conformance_tests.selftests import test_cloud_files
+        from conformance_tests.selftests.cloud import (
+            test_client_files as test_cloud_files)
         from conformance_tests.cloud import services
         # Other services contributing computes (blazar) are left out:
         # this test checks senlin's contribution alone.

@@ -8,7 +8,7 @@ from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import waiters
 from conformance_tests.scenario import base
-from conformance_tests.selftests import test_waiters
+from conformance_tests.selftests.common import test_waiters
 
 
 class _Client(object):

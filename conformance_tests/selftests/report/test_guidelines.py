@@ -29,7 +29,9 @@ class RealGuidelinesTest(testtools.TestCase):
             for key in ('seed', 'feature', 'rule', 'tests'):
                 self.assertTrue(cap[key], '%s lacks %s' % (cap['id'], key))
             for test_id in cap['tests']:
-                self.assertIsInstance(test_id, str)
+                # An idempotent id, as Tempest's check-uuid makes them.
+                self.assertRegex(str(test_id), r'^[0-9a-f]{8}-[0-9a-f]{4}-'
+                                 r'[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
 
     def test_capability_ids_are_unique(self):
         ids = [c['id'] for c in guidelines.load_all()]

@@ -13,7 +13,7 @@ import yaml
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import gabbi_runner
-from conformance_tests.selftests import test_topology
+from conformance_tests.selftests.common import test_topology
 
 
 class _DetailsResult(testtools.TestResult):

@@ -267,8 +267,11 @@ class LauncherTempestConfTest(testtools.TestCase):
         parser = configparser.ConfigParser(interpolation=None)
         parser.read_dict(self.conf)
         self.assertEqual('true', parser['service_available']['nova'])
-        for section in parser.sections():
-            for key, value in parser[section].items():
+        # configparser would write a Python True or None as 'True' or
+        # 'None' (which oslo.config reads as the string 'None'): every
+        # fragment must give the text it means.
+        for section, options in self.conf.items():
+            for key, value in options.items():
                 self.assertIsInstance(value, str, (section, key))
 
 
