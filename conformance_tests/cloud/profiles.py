@@ -6,7 +6,7 @@ says usage must survive a cell outage, and in this mode it does not, so
 its cell-outage capability is expected to fail there (guidelines say so
 with an `expect: {legacy-quota: ...}` entry and its signature).
 `spec-reference` is the default cloud with every spec reference applied
-(cloud/mutants: `reference`): the small patches of upstream that do what
+(cloud/mutants.py: `reference`): the small patches of upstream that do what
 a spec says where upstream does not. There every capability must pass,
 including those that are expected-fail on upstream.
 """

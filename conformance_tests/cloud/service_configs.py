@@ -1,6 +1,6 @@
 """What the services' config files have in common.
 
-Each descriptor (cloud/services/<name>.py) writes its own service's
+Each descriptor (cloud/services/<name>/) writes its own service's
 config; these are the pieces they share: a private ini writer, SQLite
 URLs inside the workdir, and how a service authenticates to keystone.
 """

@@ -1,6 +1,6 @@
 """Per-capability verdicts, and the JSON and Markdown reports.
 
-The rules (each has a self-test in selftests/test_build.py):
+The rules (each has a self-test in selftests/report/test_build.py):
 - A capability outside the run's scope is `not-in-scope` and never fails
   a run. Inside it, a test that did not run is a failure.
 - `pass`: every test passed. `fail`: a test failed. `partial`: no test

@@ -1,7 +1,8 @@
 """pep8 check: every capability can be broken by a mutant, or says why not.
 
-Each mutant names the capabilities it targets (cloud/mutants/); each
-capability in guidelines/ is the target of at least one mutant or carries
+Each mutant (in its service's folder, cloud/services/<name>/) names the
+capabilities it targets; each capability in guidelines/ is the target of
+at least one mutant or carries
 `no_mutant: <why none can exist>`. A target that names no capability, or
 a capability with both a mutant and a no_mutant reason, is an error too,
 and so is a mutant none of whose targets is expected to pass in the
@@ -35,9 +36,9 @@ def problems(capabilities, known_mutants):
                          'it' % (cap['id'], cap['no_mutant'],
                                  ', '.join(targeted[cap['id']])))
         elif not cap['no_mutant'] and cap['id'] not in targeted:
-            found.append('%s: no mutant targets it; add one in '
-                         'cloud/mutants/ or say why none can exist with '
-                         'no_mutant: in its guideline' % cap['id'])
+            found.append('%s: no mutant targets it; add one to a '
+                         'service\'s mutants or say why none can exist '
+                         'with no_mutant: in its guideline' % cap['id'])
     return found
 
 

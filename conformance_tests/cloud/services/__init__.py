@@ -1,8 +1,8 @@
 """The embedded cloud's services, one descriptor each (see base.py).
 
-Adding a service is: write cloud/services/<name>.py defining SERVICE, and
-add its module to REGISTERED below. Nothing else in the launcher, the
-service processes or the writers names a service.
+Adding a service is: write cloud/services/<name>/ (its __init__.py
+binds SERVICE) and add its module to REGISTERED below. Nothing else in
+the launcher, the service processes or the writers names a service.
 """
 
 import importlib

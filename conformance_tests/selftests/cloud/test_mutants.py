@@ -1,4 +1,4 @@
-"""cloud/mutants: the registry, without patching the real services."""
+"""cloud/mutants.py: the registry, without patching the real services."""
 
 import importlib
 from unittest import mock

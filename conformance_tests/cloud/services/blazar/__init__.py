@@ -31,7 +31,7 @@ FREEPOOL_CELL = 'cell1'
 FREEPOOL = 'freepool'
 FILTER = 'blazarnova.scheduler.filters.blazar_filter.BlazarFilter'
 # Seconds the freepool hosts' hypervisors take to destroy a server
-# (cloud/fake_compute.py). nova's fake driver takes none, a real hypervisor
+# (nova/fake_compute.py). nova's fake driver takes none, a real hypervisor
 # seconds; at lease start blazar asks nova to delete the host's servers and
 # moves the host on without waiting for them to be gone, so on the bare
 # fake driver the delete won that race in about 2 of 6 runs and the
