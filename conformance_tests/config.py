@@ -75,4 +75,11 @@ ConformanceGroup = [
     cfg.StrOpt('blazar_freepool', default='freepool',
                help='Name of blazar\'s freepool aggregate ([nova] '
                     'aggregate_freepool_name in blazar.conf).'),
+    cfg.ListOpt('require', default=[],
+                help='What a gate must have (read by `conformance run '
+                     '--tempest-conf`, added to its --require): service '
+                     'names ([service_available] names such as senlin, or '
+                     'API types such as clustering), admin, microversion. '
+                     'A capability not applicable for want of one of them '
+                     'is then reported as a failure.'),
 ]

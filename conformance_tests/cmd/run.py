@@ -14,9 +14,11 @@ from conformance_tests.cloud import launcher
 from conformance_tests.cloud import mutants as mutants_mod
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import profiles
+from conformance_tests.cloud import secrets
 from conformance_tests.cloud import services
 from conformance_tests.cmd import tempest_runner
 from conformance_tests.common import ui
+from conformance_tests.report import applicability
 from conformance_tests.report import build
 from conformance_tests.report import guidelines
 from conformance_tests.report import mutants as mutant_rules
@@ -50,6 +52,7 @@ def add_parsers(sub, common, cloud_options):
         'starting the embedded cloud (skips are then allowed)'))
     run.add_argument('--concurrency', type=int, default=2)
     _scope_options(run)
+    _require_option(run)
     run.set_defaults(func=cmd_run)
 
     mut = sub.add_parser('mutants', help=(
@@ -102,6 +105,32 @@ def _scope_options(parser):
                         help='only this capability (repeatable)')
 
 
+def _require_option(parser):
+    parser.add_argument('--require', action='append', metavar='WHAT',
+                        help=(
+                            'a gate that must have this: a service ([service_'
+                            'available] name or API type, e.g. senlin or '
+                            'clustering), admin or microversion; a '
+                            'capability not-applicable for want of it is '
+                            'then a failure (repeatable; tempest.conf\'s '
+                            '[conformance] require adds to it)'))
+
+
+def requirements(args, tempest_conf=None):
+    """What the run must have: --require and tempest.conf's [conformance]
+    require, API types translated to [service_available] names."""
+    wanted = list(args.require or [])
+    if tempest_conf:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser.read(tempest_conf)
+        wanted += [w.strip() for w in parser.get(
+            'conformance', 'require', fallback='').split(',') if w.strip()]
+    try:
+        return applicability.normalise_requirements(wanted)
+    except ValueError as e:
+        raise CommandError(str(e))
+
+
 class Scope(object):
     """What a run covers: capability ids and the tests behind them."""
 
@@ -145,6 +174,9 @@ def cmd_run(args):
     workdir = os.path.abspath(workdir)
     os.makedirs(workdir, exist_ok=True)
     subunit_path = os.path.join(workdir, SUBUNIT)
+    if args.tempest_conf:
+        _check_tempest_conf(args.tempest_conf)
+    required = requirements(args, args.tempest_conf)
     ui.say('scope: %d of %d capabilities, %d tests' % (
         len(scope.ids), len(scope.capabilities), len(scope.test_ids)))
     try:
@@ -175,7 +207,7 @@ def cmd_run(args):
     return _report(workdir, results, target, scope,
                    allow_skips=bool(args.tempest_conf),
                    duration=time.monotonic() - started,
-                   profile=args.profile)
+                   profile=args.profile, required=required)
 
 
 def _vendor_workspace(workdir, tempest_conf):
@@ -185,8 +217,10 @@ def _vendor_workspace(workdir, tempest_conf):
         client_files.ensure_workspace(workdir, workspace)
     except client_files.WorkspaceError as e:
         raise CommandError(str(e))
-    shutil.copyfile(tempest_conf, os.path.join(workspace, 'etc',
-                                               'tempest.conf'))
+    # It holds the cloud's passwords: the copy is the owner's alone.
+    with open(tempest_conf) as src, secrets.private_open(os.path.join(
+            workspace, 'etc', 'tempest.conf')) as dst:
+        shutil.copyfileobj(src, dst)
     return workspace
 
 
@@ -206,10 +240,11 @@ def _check_tempest_conf(path):
 
 
 def _report(workdir, results, target, scope, allow_skips, duration=None,
-            profile=profiles.DEFAULT):
+            profile=profiles.DEFAULT, required=()):
     caps = build.verdicts(scope.capabilities, results, profile,
-                          scope=set(scope.ids))
-    summary = build.summarise(caps, results, target, allow_skips, duration)
+                          scope=set(scope.ids), required=required)
+    summary = build.summarise(caps, results, target, allow_skips, duration,
+                              required=required)
     summary['profile'] = profile
     json_path, md_path = build.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
@@ -230,6 +265,9 @@ def cmd_report(args):
         results = results_mod.read_file(path)
     except results_mod.NotSubunit as e:
         raise CommandError(str(e))
+    selection = _last_selection(workdir)
+    if selection:
+        results = results_mod.attribute_class_outcomes(results, selection)
     target = args.target
     allow_skips = args.allow_skips
     if not target:
@@ -241,7 +279,19 @@ def cmd_report(args):
         target = previous['target']
         allow_skips = allow_skips or previous.get('skips_allowed', False)
     return _report(workdir, results, target, scope, allow_skips=allow_skips,
-                   profile=args.profile)
+                   profile=args.profile, required=requirements(args))
+
+
+def _last_selection(workdir):
+    """The tests the workdir's last run selected (its Tempest workspace
+    keeps the list), or None."""
+    found = [os.path.join(workdir, ws, tempest_runner.SELECTED)
+             for ws in ('workspace', 'vendor-workspace')]
+    found = [p for p in found if os.path.exists(p)]
+    if not found:
+        return None
+    with open(max(found, key=os.path.getmtime)) as f:
+        return [line.strip() for line in f if line.strip()]
 
 
 def cmd_mutants(args):

@@ -26,6 +26,8 @@ test_path=%s
 top_dir=%s
 group_regex=([^\\.]*\\.)*
 """
+# The run's selected tests, one Tempest name a line, in its workspace.
+SELECTED = 'selected-tests.txt'
 
 
 def tempest_executable():
@@ -246,7 +248,7 @@ def tempest_run_args(workspace, selected, concurrency):
     has nothing to wait for there.
     """
     serial = serial_classes(selected)
-    args = _load_list(workspace, 'selected-tests.txt', selected)
+    args = _load_list(workspace, SELECTED, selected)
     workers = worker_plan.plan(
         selected, serial, concurrency,
         worker_plan.recorded_times(workspace, selected))
@@ -294,7 +296,10 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
             sink, log, progress)
         progress.stopTestRun()
     with open(subunit_path, 'rb') as f:
-        results = results_mod.read(f)
+        # A class that skipped (or failed) in its set-up reports once, for
+        # the class: each of its selected tests gets that outcome.
+        results = results_mod.attribute_class_outcomes(
+            results_mod.read(f), selected)
     if not results:
         with open(log_path) as f:
             raise RunError('Tempest ran no test (exit %s): %s' % (

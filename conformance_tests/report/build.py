@@ -21,8 +21,11 @@ import json
 import os
 import re
 
+from conformance_tests.report import applicability
+
 SPEC_REFERENCE = 'spec-reference'
 NOT_IN_SCOPE = 'not-in-scope'
+NOT_APPLICABLE = 'not-applicable'
 
 
 def expectation(cap, profile):
@@ -44,9 +47,30 @@ def _raw_status(tests):
     statuses = set(t['status'] for t in tests)
     if 'fail' in statuses:
         return 'fail'
+    if statuses == {'skip'} and all(_not_applicable(t) for t in tests):
+        return NOT_APPLICABLE
     if 'skip' in statuses:
         return 'partial'
     return 'pass'
+
+
+def _not_applicable(test):
+    return applicability.reason(test['message'])
+
+
+def _not_applicable_verdict(tests, required):
+    """(status, as_expected, explanation) of a capability no test of which
+    the cloud can show."""
+    reasons = []
+    for test in tests:
+        found = _not_applicable(test)
+        if found[1] not in [r[1] for r in reasons]:
+            reasons.append(found)
+    text = '; '.join(r[1] for r in reasons)
+    missing = [r for r in reasons if applicability.required(r, required)]
+    if missing:
+        return 'fail', False, 'required, but %s' % text
+    return NOT_APPLICABLE, True, text
 
 
 def _signature_misses(tests, status, kind, signature):
@@ -72,9 +96,13 @@ def _first_line(text):
     return lines[0][:300] if lines else ''
 
 
-def judge(tests, expected):
-    """(status, as_expected, explanation) of one in-scope capability."""
+def judge(tests, expected, required=()):
+    """(status, as_expected, explanation) of one in-scope capability.
+
+    ``required``: what the run must have (applicability.required)."""
     raw = _raw_status(tests)
+    if raw == NOT_APPLICABLE:
+        return _not_applicable_verdict(tests, required)
     want = expected['status']
     if want == 'fail':
         if raw == 'pass':
@@ -110,9 +138,10 @@ def judge(tests, expected):
     return 'pass', True, ''
 
 
-def verdicts(capabilities, results, profile='default', scope=None):
+def verdicts(capabilities, results, profile='default', scope=None,
+             required=()):
     """One verdict per capability; `scope` is the ids in scope (None:
-    all)."""
+    all); `required`: see judge()."""
     out = []
     for cap in capabilities:
         expected = expectation(cap, profile)
@@ -133,7 +162,7 @@ def verdicts(capabilities, results, profile='default', scope=None):
             continue
         tests = [dict(results.get(t) or _did_not_run(t), id=t)
                  for t in cap['tests']]
-        status, as_expected, explanation = judge(tests, expected)
+        status, as_expected, explanation = judge(tests, expected, required)
         entry.update(status=status, as_expected=as_expected,
                      explanation=explanation,
                      gabbi_requests=sum(t['requests'] for t in tests),
@@ -142,7 +171,8 @@ def verdicts(capabilities, results, profile='default', scope=None):
     return out
 
 
-def summarise(caps, results, target, allow_skips, duration=None):
+def summarise(caps, results, target, allow_skips, duration=None,
+              required=()):
     counts = {}
     for cap in caps:
         counts[cap['status']] = counts.get(cap['status'], 0) + 1
@@ -161,6 +191,7 @@ def summarise(caps, results, target, allow_skips, duration=None):
         'tests_without_capability': unmapped,
         'as_expected': not unexpected and not unmapped,
         'skips_allowed': bool(allow_skips),
+        'required': sorted(required),
         'duration_s': round(duration, 1) if duration else None,
     }
 
@@ -202,7 +233,9 @@ def markdown(caps, summary):
                           '']
             if cap['signature']:
                 lines += ['Expected signature: `/%s/`' % cap['signature'], '']
-            if cap['explanation']:
+            if cap['status'] == NOT_APPLICABLE:
+                lines += ['Not applicable: %s' % cap['explanation'], '']
+            elif cap['explanation']:
                 lines += ['Not as expected: %s' % cap['explanation'], '']
             for test in cap['tests']:
                 if test['status'] != 'pass':
@@ -245,7 +278,8 @@ def table(caps, summary):
             width, cap['id'], cap['status'], cap['expected'],
             len(cap['tests']), cap['gabbi_requests']))
     for cap in caps:
-        if cap['explanation'] and not cap['as_expected']:
+        if cap['explanation'] and (not cap['as_expected'] or
+                                   cap['status'] == NOT_APPLICABLE):
             rows.append('  %s: %s' % (cap['id'], cap['explanation'][:400]))
     rows.append('%s capabilities (%d in scope): %s; %d tests, %d gabbi '
                 'requests: %s' % (

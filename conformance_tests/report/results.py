@@ -120,6 +120,39 @@ def read(stream):
     return results
 
 
+# A class's or module's fixture, as testtools and Tempest name its result:
+# "setUpClass (conformance_tests.api.x.SomeTest)".
+_FIXTURE = re.compile(r'^(?:setUpClass|setUpModule) \((?P<owner>[\w.]+)\)$')
+
+
+def attribute_class_outcomes(results, test_names):
+    """Give every selected test of a class whose set-up skipped or failed
+    that class's outcome, as Tempest would have reported for each.
+
+    ``test_names`` are the run's selected tests (Tempest's names, with
+    their [id-...] attributes). A test with a result of its own keeps it.
+    A fixture entry given to at least one test goes; one that reaches no
+    selected test stays, so it is still reported (as a test no capability
+    claims). Returns a new dict.
+    """
+    out = dict(results)
+    for key, entry in results.items():
+        match = _FIXTURE.match(entry['name'] or '')
+        if not match:
+            continue
+        prefix = match.group('owner') + '.'
+        given = 0
+        for name in test_names:
+            plain = _ATTRS.sub('', name.strip())
+            test_id = idempotent_id(name.strip()) or plain
+            if plain.startswith(prefix) and test_id not in results:
+                out[test_id] = dict(entry, name=plain)
+                given += 1
+        if given:
+            del out[key]
+    return out
+
+
 def read_file(path):
     """read() of a file; NotSubunit names the file when it holds none."""
     with open(path, 'rb') as f:
