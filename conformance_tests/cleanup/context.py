@@ -80,6 +80,10 @@ def from_conf(conf):
         conf.conformance.resource_prefix, names_mod.test_class_names(),
         dynamic_prefixes=[conf.resource_name_prefix], kept=kept_names(conf))
     ctx = Context(run_names, kept_zones=_kept_zones(conf))
+    # No cleanup step removes images (the suite makes none); the inventory
+    # (tools/inventory.py) still lists them.
+    if conf.service_available.glance:
+        ctx.images_client = manager.image_client_v2
     for step in plan.order():
         if getattr(ctx, step.needs) is None:
             for attr, value in step.make(manager, conf).items():

@@ -6,6 +6,8 @@ import json
 import os
 import queue
 import shutil
+import subprocess
+import sys
 import threading
 import time
 
@@ -51,6 +53,9 @@ def add_parsers(sub, common, cloud_options):
         'run against the cloud this tempest.conf describes instead of '
         'starting the embedded cloud (skips are then allowed)'))
     run.add_argument('--concurrency', type=int, default=2)
+    run.add_argument('--inventory', action='store_true', help=(
+        'list every object of the kinds the suite touches before and '
+        'after the run (needs admin); any difference fails the run'))
     _scope_options(run)
     _require_option(run)
     run.set_defaults(func=cmd_run)
@@ -68,6 +73,9 @@ def add_parsers(sub, common, cloud_options):
         'run every in-scope test against each mutant and record which '
         'capabilities it trips (slow); default: only its targets\' tests'))
     mut.add_argument('--concurrency', type=int, default=2)
+    mut.add_argument('--inventory', action='store_true', help=(
+        'list the mutant cloud\'s objects before and after its tests; '
+        'anything its failing tests leave behind fails the run'))
     mut.add_argument('--parallel', type=int, default=default_parallel(),
                      metavar='N', help=(
                          'mutant clouds run side by side, each with its own '
@@ -183,9 +191,10 @@ def cmd_run(args):
         if args.tempest_conf:
             workspace = _vendor_workspace(workdir, args.tempest_conf)
             target = 'cloud of %s' % os.path.abspath(args.tempest_conf)
-            results = tempest_runner.run(workspace, subunit_path, ui.say,
-                                         args.concurrency,
-                                         regex=scope.regex())
+            with _Inventory(args.inventory, workspace, workdir) as inventory:
+                results = tempest_runner.run(workspace, subunit_path,
+                                             ui.say, args.concurrency,
+                                             regex=scope.regex())
         else:
             target = _embedded_target(args.profile)
             cloud = launcher.EmbeddedCloud(
@@ -195,11 +204,13 @@ def cmd_run(args):
             cloud.up(while_starting=lambda: listing.prefetch(
                 cloud.workspace))
             try:
-                ui.say('running the suite through Tempest')
-                results = tempest_runner.run(cloud.workspace, subunit_path,
-                                             ui.say, args.concurrency,
-                                             regex=scope.regex(),
-                                             listing=listing)
+                with _Inventory(args.inventory, cloud.workspace,
+                                workdir) as inventory:
+                    ui.say('running the suite through Tempest')
+                    results = tempest_runner.run(
+                        cloud.workspace, subunit_path, ui.say,
+                        args.concurrency, regex=scope.regex(),
+                        listing=listing)
             finally:
                 cloud.down()
     except (launcher.CloudError, tempest_runner.RunError) as e:
@@ -207,7 +218,8 @@ def cmd_run(args):
     return _report(workdir, results, target, scope,
                    allow_skips=bool(args.tempest_conf),
                    duration=time.monotonic() - started,
-                   profile=args.profile, required=required)
+                   profile=args.profile, required=required,
+                   inventory=inventory.differences)
 
 
 def _vendor_workspace(workdir, tempest_conf):
@@ -239,12 +251,52 @@ def _check_tempest_conf(path):
                            'no [identity] or [auth] section' % path)
 
 
+class _Inventory(object):
+    """With ``wanted``, the cloud's inventory (tools/inventory.py) before
+    and after the block; ``differences`` is None without it."""
+
+    def __init__(self, wanted, workspace, workdir):
+        self.wanted = wanted
+        self.conf = os.path.join(workspace, 'etc', 'tempest.conf')
+        self.path = os.path.join(workdir, 'inventory-%s.json')
+        self.differences = None
+
+    def _take(self, when):
+        path = self.path % when
+        done = subprocess.run(
+            [sys.executable, '-m', 'conformance_tests.tools.inventory',
+             self.conf, path], capture_output=True, text=True,
+            stdin=subprocess.DEVNULL)
+        if done.returncode:
+            raise CommandError((done.stderr.strip().splitlines() or [
+                'inventory exited %d' % done.returncode])[-1])
+        with open(path) as f:
+            return json.load(f)
+
+    def __enter__(self):
+        if self.wanted:
+            self.before = self._take('before')
+            ui.say('inventory before the run: %d objects of %d kinds' % (
+                sum(len(v) for v in self.before.values()), len(self.before)))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.wanted and exc_type is None:
+            from conformance_tests.tools import inventory
+            self.differences = inventory.differences(
+                self.before, self._take('after'))
+            ui.say('inventory after the run: %s' % (
+                'as before' if not self.differences else ', '.join(
+                    '%s +%d -%d' % (kind, len(d['added']), len(d['removed']))
+                    for kind, d in self.differences.items())))
+
+
 def _report(workdir, results, target, scope, allow_skips, duration=None,
-            profile=profiles.DEFAULT, required=()):
+            profile=profiles.DEFAULT, required=(), inventory=None):
     caps = build.verdicts(scope.capabilities, results, profile,
                           scope=set(scope.ids), required=required)
     summary = build.summarise(caps, results, target, allow_skips, duration,
-                              required=required)
+                              required=required, inventory=inventory)
     summary['profile'] = profile
     json_path, md_path = build.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
@@ -317,6 +369,7 @@ def cmd_mutants(args):
     summary = mutant_rules.summarise(outcome, args.profile, args.matrix,
                                      time.monotonic() - started)
     survived = summary['survived']
+    untidy = [o['name'] for o in outcome if o.get('left_behind')]
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
         json.dump({'mutants': outcome, 'summary': summary}, f, indent=2)
@@ -324,7 +377,10 @@ def cmd_mutants(args):
         len(outcome), len(outcome) - len(survived), len(survived),
         ' (%s)' % ', '.join(survived) if survived else '', path,
         time.monotonic() - started))
-    return 1 if survived else 0
+    if untidy:
+        ui.fail('tests left objects behind under: %s (mutants.json: '
+                'left_behind)' % ', '.join(untidy))
+    return 1 if survived or untidy else 0
 
 
 def _run_mutants(args, scope, chosen, workdir):
@@ -407,11 +463,13 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         # Where a mutant's time goes: its cloud's start, or its tests.
         up = time.monotonic()
         try:
-            results = tempest_runner.run(
-                cloud.workspace, os.path.join(
-                    mutant_dir, 'mutant-%s.subunit' % mutant.name),
-                ui.say, args.concurrency, quiet=True,
-                regex=scope.regex(run_ids), listing=listing)
+            with _Inventory(args.inventory, cloud.workspace,
+                            mutant_dir) as inventory:
+                results = tempest_runner.run(
+                    cloud.workspace, os.path.join(
+                        mutant_dir, 'mutant-%s.subunit' % mutant.name),
+                    ui.say, args.concurrency, quiet=True,
+                    regex=scope.regex(run_ids), listing=listing)
         finally:
             tests_done = time.monotonic()
             cloud.down(quiet=True)
@@ -421,7 +479,8 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         mutant, scope.capabilities, results, judged,
         time.monotonic() - started), profile=profile,
         cloud_start_s=round(up - started, 1),
-        tests_s=round(tests_done - up, 1))
+        tests_s=round(tests_done - up, 1),
+        left_behind=inventory.differences)
 
 
 def _mutant_line(outcome):
@@ -433,4 +492,6 @@ def _mutant_line(outcome):
     if outcome['errors']:
         line += ' (%d test error(s), not kills: %s)' % (
             len(outcome['errors']), '; '.join(outcome['errors'])[:300])
+    if outcome.get('left_behind'):
+        line += '; LEFT BEHIND: %s' % ', '.join(outcome['left_behind'])
     return line + ' [%.0f s]' % outcome['duration_s']

@@ -172,7 +172,11 @@ def verdicts(capabilities, results, profile='default', scope=None,
 
 
 def summarise(caps, results, target, allow_skips, duration=None,
-              required=()):
+              required=(), inventory=None):
+    """The run's summary. ``inventory``: the differences between the
+    cloud's inventory before and after the run (tools/inventory.py), or
+    None when none was taken; any difference makes the run not as
+    expected: a run leaves the cloud as it found it."""
     counts = {}
     for cap in caps:
         counts[cap['status']] = counts.get(cap['status'], 0) + 1
@@ -189,7 +193,8 @@ def summarise(caps, results, target, allow_skips, duration=None,
         'gabbi_requests': sum(r['requests'] for r in results.values()),
         'unexpected': unexpected,
         'tests_without_capability': unmapped,
-        'as_expected': not unexpected and not unmapped,
+        'as_expected': not unexpected and not unmapped and not inventory,
+        'inventory_differences': inventory,
         'skips_allowed': bool(allow_skips),
         'required': sorted(required),
         'duration_s': round(duration, 1) if duration else None,
@@ -247,6 +252,12 @@ def markdown(caps, summary):
     if summary['tests_without_capability']:
         lines += ['', 'Tests that no capability claims: %s' % ', '.join(
             summary['tests_without_capability'])]
+    if summary.get('inventory_differences'):
+        lines += ['', '## Left behind (inventory after the run)', '']
+        for kind, diff in summary['inventory_differences'].items():
+            lines.append('- %s: added %s; removed %s' % (
+                kind, ', '.join(diff['added'][:20]) or 'nothing',
+                ', '.join(diff['removed'][:20]) or 'nothing'))
     return '\n'.join(lines) + '\n'
 
 
@@ -259,8 +270,10 @@ def _expected_text(cap):
 def _verdict(summary):
     if summary['as_expected']:
         return 'as expected'
+    left = ['left behind: %s' % kind for kind in (
+        summary.get('inventory_differences') or {})]
     return 'NOT as expected (%s)' % ', '.join(
-        summary['unexpected'] + summary['tests_without_capability'])
+        summary['unexpected'] + summary['tests_without_capability'] + left)
 
 
 def _counts(summary):

@@ -1,0 +1,157 @@
+"""What a cloud holds, of every kind of object the suite touches.
+
+    python -m conformance_tests.tools.inventory TEMPEST_CONF OUT.json
+
+A run must leave the cloud as it found it, also when its tests fail:
+`conformance run --inventory` takes this inventory before and after the
+run and reports every difference. Objects are listed by id, and the
+state a test may change in place by id and value (an aggregate's hosts
+and metadata, a provider's inventories, aggregates and traits, a blazar
+host's extra capabilities), so a change left behind shows as one entry
+removed and one added. Needs admin credentials in the tempest.conf; a
+service the cloud does not offer is not listed.
+"""
+
+import json
+import sys
+
+# Server groups show their project from 2.13; aggregates their metadata
+# from 2.1. One microversion for every compute listing.
+COMPUTE_MICROVERSION = '2.13'
+# GET /resource_providers/{uuid}/aggregates answers from 1.1; its body
+# names the generation from 1.19, which nothing here reads.
+PLACEMENT_MICROVERSION = 'placement 1.19'
+
+
+class InventoryError(Exception):
+    pass
+
+
+def take(ctx):
+    """{kind: set of entries} for the cleanup context ``ctx``."""
+    found = {}
+    if ctx.servers_client is not None:
+        found.update(_compute(ctx))
+    if ctx.users_client is not None:
+        found['users'] = {u['id'] for u in ctx.users_client.list_users()[
+            'users']}
+        found['projects'] = {p['id'] for p in (
+            ctx.projects_client.list_projects()['projects'])}
+    if ctx.images_client is not None:
+        found['images'] = {i['id'] for i in (
+            ctx.images_client.list_images()['images'])}
+    if ctx.placement_client is not None:
+        found.update(_placement(ctx.placement_client))
+    if ctx.clustering_client is not None:
+        client = ctx.clustering_client
+        found['clusters'] = {c['id'] for c in client.list_clusters(
+            global_project=True)}
+        found['clustering policies'] = {p['id'] for p in (
+            client.list_policies(global_project=True))}
+        found['clustering profiles'] = {p['id'] for p in (
+            client.list_profiles(global_project=True))}
+    if ctx.leases_client is not None:
+        found['leases'] = {lease['id'] for lease in (
+            ctx.leases_client.list_leases()['leases'])}
+    if ctx.hosts_client is not None:
+        found['blazar hosts'] = set()
+        for host in ctx.hosts_client.list_hosts()['hosts']:
+            found['blazar hosts'] |= {'%s %s=%s' % (host['id'], k, v)
+                                      for k, v in sorted(host.items())
+                                      if k not in ('updated_at',)}
+    return found
+
+
+def _compute(ctx):
+    from tempest.lib.common import api_microversion_fixture
+    with api_microversion_fixture.APIMicroversionFixture(
+            compute_microversion=COMPUTE_MICROVERSION):
+        aggregates = ctx.aggregates_client.list_aggregates()['aggregates']
+        return {
+            'servers': {s['id'] for s in ctx.servers_client.list_servers(
+                all_tenants=True)['servers']},
+            'server groups': {g['id'] for g in (
+                ctx.server_groups_client.list_server_groups(
+                    all_projects=True)['server_groups'])},
+            'flavors': {f['id'] for f in ctx.flavors_client.list_flavors(
+                is_public=None)['flavors']},
+            'aggregates': {a['id'] for a in aggregates},
+            'aggregate hosts': {'%s host %s' % (a['name'], host)
+                                for a in aggregates for host in a['hosts']},
+            'aggregate metadata': {'%s %s=%s' % (a['name'], k, v)
+                                   for a in aggregates
+                                   for k, v in a['metadata'].items()},
+        }
+
+
+def _placement(client):
+    found = {'resource providers': set(), 'provider inventories': set(),
+             'provider aggregates': set(), 'provider traits': set()}
+    for provider in client.list_providers():
+        uuid = provider['uuid']
+        found['resource providers'].add(uuid)
+        base = 'resource_providers/%s' % uuid
+        inventories = _get(client, base + '/inventories')['inventories']
+        found['provider inventories'] |= {
+            '%s %s=%s' % (uuid, rc, inv['total'])
+            for rc, inv in inventories.items()}
+        found['provider aggregates'] |= {
+            '%s %s' % (uuid, agg) for agg in _get(
+                client, base + '/aggregates')['aggregates']}
+        found['provider traits'] |= {
+            '%s %s' % (uuid, trait) for trait in _get(
+                client, base + '/traits')['traits']}
+    found['resource classes'] = {rc['name'] for rc in (
+        client.list_resource_classes())}
+    found['traits'] = set(client.list_traits())
+    return found
+
+
+def _get(client, url):
+    headers = client.get_headers()
+    headers['OpenStack-API-Version'] = PLACEMENT_MICROVERSION
+    _, body = client.get(url, headers=headers)
+    return json.loads(body)
+
+
+def differences(before, after):
+    """{kind: {'added': [...], 'removed': [...]}} of every kind that
+    changed (a kind listed only once counts as changed too)."""
+    out = {}
+    for kind in sorted(set(before) | set(after)):
+        was, now = set(before.get(kind, ())), set(after.get(kind, ()))
+        if kind not in before or kind not in after or was != now:
+            out[kind] = {'added': sorted(now - was),
+                         'removed': sorted(was - now)}
+    return out
+
+
+def size(found):
+    return sum(len(v) for v in found.values())
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 2:
+        print('usage: python -m conformance_tests.tools.inventory '
+              'TEMPEST_CONF OUT.json', file=sys.stderr)
+        return 2
+    from conformance_tests.cleanup import context
+    from conformance_tests.cleanup import kinds
+    try:
+        ctx = context.from_conf(context.load_conf(argv[0]))
+        found = take(ctx)
+    except context.ContextError as e:
+        print('inventory: %s' % e, file=sys.stderr)
+        return 2
+    except Exception as e:  # an API answer: one line, no traceback
+        print('inventory: %s: %s' % (type(e).__name__, kinds.one_line(e)),
+              file=sys.stderr)
+        return 2
+    with open(argv[1], 'w') as f:
+        json.dump({k: sorted(v) for k, v in found.items()}, f, indent=1)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
