@@ -6,6 +6,8 @@
     conformance cloud up|down       the embedded cloud alone
     conformance report              rebuild the report from the last run
     conformance cleanup             remove leftovers of an interrupted run
+    conformance bundle              the last run as a certification bundle
+    conformance verify-bundle FILE  recompute a bundle's verdicts, check it
 """
 
 import argparse
@@ -58,11 +60,13 @@ def build_parser():
     _common(down)
 
     from conformance_tests.bench import command as bench_cmd
+    from conformance_tests.cmd import bundle
     from conformance_tests.cmd import cleanup
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
     bench_cmd.add_parser(sub, _common)
     cleanup.add_parser(sub, _common)
+    bundle.add_parser(sub, _common)
     return parser
 
 
