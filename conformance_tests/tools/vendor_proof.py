@@ -1,0 +1,246 @@
+"""Proof that the suite tells a vendor's cloud the truth, at home.
+
+    python -m conformance_tests.tools.vendor_proof [--profile P]
+        [--compare-with REPORT] [--port-base N] [--workdir W]
+
+Starts one embedded cloud (by default the `vendor-like` profile when the
+cloud has it) and runs the suite against it twice, the way a vendor does,
+through `conformance run --tempest-conf`:
+
+1. admin: the cloud's own tempest.conf. With --compare-with (the default
+   profile's report.json) every capability must have the same verdict.
+2. member-only, senlin and blazar disabled: Tempest's pre-provisioned
+   accounts (``use_dynamic_credentials = False``, a test_accounts_file of
+   member accounts the proof makes through keystone's API, as an
+   operator would), no admin credentials, ``[service_available] senlin``
+   and ``blazar`` false. Then: no capability fails, no test is reported
+   "did not run", every capability of a service the cloud does not offer
+   is `not-applicable` with that reason, every capability that needs
+   admin is `not-applicable` with that reason, and every other one has
+   the verdict of the admin run.
+
+Both reports stay under the workdir (admin/, member/). Exits 0 only when
+every check holds; always stops the cloud.
+"""
+
+import argparse
+import configparser
+import json
+import os
+import subprocess
+import sys
+import time
+
+import yaml
+
+from conformance_tests.cloud import secrets
+from conformance_tests.common import ui
+
+MEMBER_ACCOUNTS = 6  # two workers, each class a primary and an alt
+MEMBER_ROLE = 'member'
+DISABLED = ('senlin', 'blazar')
+NEEDS_ADMIN = 'needs admin'
+NOT_AVAILABLE = 'service not available'
+
+
+class ProofError(Exception):
+    pass
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog='python -m conformance_tests.tools.vendor_proof',
+        description=__doc__.split('\n\n')[0])
+    parser.add_argument('--profile', default=None,
+                        help='cloud profile (default: vendor-like if the '
+                             'embedded cloud has it, else default)')
+    parser.add_argument('--compare-with', metavar='REPORT',
+                        help='report.json of the default profile\'s run')
+    parser.add_argument('--port-base', type=int, default=18300)
+    parser.add_argument('--workdir', default=os.path.join(
+        '.conformance', 'vendor-proof'))
+    args = parser.parse_args(argv)
+    from conformance_tests.cloud import launcher
+    from conformance_tests.cloud import profiles
+    profile = args.profile or ('vendor-like' if 'vendor-like' in
+                               profiles.names() else profiles.DEFAULT)
+    if profile not in profiles.names():
+        ui.fail('--profile %s: not one of %s' % (
+            profile, ', '.join(profiles.names())))
+        return 2
+    reference = None
+    if args.compare_with:
+        try:
+            reference = _verdicts(args.compare_with)
+        except (OSError, ValueError, KeyError) as e:
+            ui.fail('--compare-with %s: not a report.json (%s)' % (
+                args.compare_with, e))
+            return 2
+    workdir = os.path.abspath(args.workdir)
+    started = time.monotonic()
+    cloud = launcher.EmbeddedCloud(os.path.join(workdir, 'cloud'),
+                                   port_base=args.port_base,
+                                   **profiles.settings(profile))
+    try:
+        cloud.up()
+        problems = prove(cloud, workdir, reference)
+    except (launcher.CloudError, ProofError) as e:
+        ui.fail(str(e))
+        return 2
+    finally:
+        cloud.down()
+    for problem in problems:
+        ui.fail(problem)
+    ui.say('vendor proof (profile %s): %s in %.0f s' % (
+        profile, 'PASS' if not problems else 'FAIL (%d)' % len(problems),
+        time.monotonic() - started))
+    return 0 if not problems else 1
+
+
+def prove(cloud, workdir, reference=None):
+    conf_path = os.path.join(cloud.workspace, 'etc', 'tempest.conf')
+    admin_dir = os.path.join(workdir, 'admin')
+    ui.say('1 of 2: admin, the cloud\'s own tempest.conf')
+    admin = _run(conf_path, admin_dir)
+    problems = []
+    if reference is not None:
+        problems += [
+            'admin run: %s is %s, the default profile\'s run %s' % (
+                cap, admin.get(cap, ('missing',))[0], want[0])
+            for cap, want in sorted(reference.items())
+            if admin.get(cap, ('missing',))[0] != want[0]]
+    ui.say('2 of 2: member accounts only, %s disabled' % ' and '.join(
+        DISABLED))
+    member_conf = write_member_conf(cloud, conf_path, workdir)
+    member = _run(member_conf, os.path.join(workdir, 'member'))
+    problems += judge_member_run(member, admin, _report(os.path.join(
+        workdir, 'member')))
+    counts = {}
+    for status, _ in member.values():
+        counts[status] = counts.get(status, 0) + 1
+    ui.say('member-only run: %s' % ', '.join(
+        '%d %s' % (n, s) for s, n in sorted(counts.items())))
+    return problems
+
+
+def _run(conf_path, workdir):
+    """`conformance run --tempest-conf`, as a vendor runs it; returns
+    {capability: (status, explanation)}. Its exit status is judged
+    through the report, not here."""
+    os.makedirs(workdir, exist_ok=True)
+    command = [os.path.join(os.path.dirname(sys.executable), 'conformance'),
+               'run', '--tempest-conf', conf_path, '--workdir', workdir]
+    done = subprocess.run(command, stdin=subprocess.DEVNULL)
+    report = os.path.join(workdir, 'report.json')
+    if not os.path.exists(report):
+        raise ProofError('`%s` wrote no report (exit %d)' % (
+            ' '.join(command), done.returncode))
+    return _verdicts(report)
+
+
+def _report(workdir):
+    with open(os.path.join(workdir, 'report.json')) as f:
+        return json.load(f)
+
+
+def _verdicts(report_path):
+    with open(report_path) as f:
+        caps = json.load(f)['capabilities']
+    return {c['id']: (c['status'], c.get('explanation') or '') for c in caps}
+
+
+def judge_member_run(member, admin, report):
+    """What a member-only run without senlin and blazar must show."""
+    problems = []
+    seeds = {c['id']: c['seed'] for c in report['capabilities']}
+    for cap, (status, why) in sorted(member.items()):
+        if status == 'fail':
+            problems.append('member run: %s fails: %s' % (cap, why[:300]))
+        elif seeds[cap].startswith(('002', '004')):
+            if status != 'not-applicable' or NOT_AVAILABLE not in why:
+                problems.append(
+                    'member run: %s (senlin/blazar disabled) is %s, not '
+                    'not-applicable for want of the service' % (cap, status))
+        elif status == 'not-applicable':
+            if NEEDS_ADMIN not in why:
+                problems.append('member run: %s is not-applicable for '
+                                'another reason: %s' % (cap, why))
+        elif status != admin.get(cap, ('missing',))[0]:
+            problems.append('member run: %s is %s, the admin run %s' % (
+                cap, status, admin.get(cap, ('missing',))[0]))
+    for cap in report['capabilities']:
+        for test in cap['tests']:
+            if 'did not run' in (test.get('message') or ''):
+                problems.append('member run: %s: test %s did not run' % (
+                    cap['id'], test['id']))
+    if report['summary']['tests_without_capability']:
+        problems.append('member run: results no capability claims: %s' %
+                        ', '.join(report['summary'][
+                            'tests_without_capability']))
+    return problems
+
+
+def write_member_conf(cloud, conf_path, workdir):
+    """A tempest.conf for member accounts only, senlin and blazar off."""
+    accounts_path = os.path.join(workdir, 'member-accounts.yaml')
+    with secrets.private_open(accounts_path) as f:
+        yaml.safe_dump(make_members(cloud), f, default_flow_style=False)
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str
+    parser.read(conf_path)
+    for option in ('admin_username', 'admin_password', 'admin_project_name',
+                   'admin_domain_name'):
+        parser.remove_option('auth', option)
+    parser.set('auth', 'use_dynamic_credentials', 'false')
+    parser.set('auth', 'test_accounts_file', accounts_path)
+    for service in DISABLED:
+        parser.set('service_available', service, 'false')
+    member_conf = os.path.join(workdir, 'member-tempest.conf')
+    with secrets.private_open(member_conf) as f:
+        parser.write(f)
+    return member_conf
+
+
+def make_members(cloud):
+    """Member accounts (each in a project of its own), made through
+    keystone's API as an operator would; Tempest's accounts.yaml entries."""
+    from conformance_tests.cloud import catalog
+    from conformance_tests.cloud import http
+    data = secrets.load(cloud.service_dir)
+    uri = _identity_uri(cloud)
+    token = catalog.admin_token(uri, data['admin'])
+    registrar = catalog.Registrar(uri, token, None)
+    role = registrar.role_id(MEMBER_ROLE)
+    accounts = []
+    for k in range(MEMBER_ACCOUNTS):
+        # Not the suite's prefix: `conformance cleanup` must not take
+        # them for a run's.
+        name = 'vendor-member-%d' % k
+        project = registrar.project(name)
+        password = _random()
+        _, _, body = http.request('POST', uri + '/users', {'user': {
+            'name': name, 'password': password, 'domain_id': 'default',
+            'default_project_id': project}}, token=token)
+        http.request('PUT', uri + '/projects/%s/users/%s/roles/%s' % (
+            project, body['user']['id'], role), token=token)
+        # Tempest asks pre-provisioned accounts for its primary and alt
+        # credentials by role.
+        accounts.append({'username': name, 'password': password,
+                         'project_name': name, 'domain_name': 'Default',
+                         'roles': [MEMBER_ROLE]})
+    return accounts
+
+
+def _random():
+    import secrets as stdlib_secrets
+    return stdlib_secrets.token_urlsafe(12)
+
+
+def _identity_uri(cloud):
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.read(os.path.join(cloud.workspace, 'etc', 'tempest.conf'))
+    return parser.get('identity', 'uri_v3')
+
+
+if __name__ == '__main__':
+    sys.exit(main())
