@@ -100,9 +100,15 @@ def main(argv=None):
 def prove(cloud, workdir, reference=None):
     conf_path = os.path.join(cloud.workspace, 'etc', 'tempest.conf')
     admin_dir = os.path.join(workdir, 'admin')
-    ui.say('1 of 2: admin, the cloud\'s own tempest.conf')
-    admin = _run(conf_path, admin_dir)
-    problems = []
+    ui.say('1 of 2: admin, the cloud\'s own tempest.conf, with the '
+           'inventory before and after')
+    admin = _run(conf_path, admin_dir, '--inventory')
+    if _report(admin_dir)['summary'].get('inventory_differences'):
+        problems_left = ['admin run: left behind %s' % ', '.join(
+            _report(admin_dir)['summary']['inventory_differences'])]
+    else:
+        problems_left = []
+    problems = list(problems_left)
     if reference is not None:
         problems += [
             'admin run: %s is %s, the default profile\'s run %s' % (
@@ -123,13 +129,14 @@ def prove(cloud, workdir, reference=None):
     return problems
 
 
-def _run(conf_path, workdir):
+def _run(conf_path, workdir, *options):
     """`conformance run --tempest-conf`, as a vendor runs it; returns
     {capability: (status, explanation)}. Its exit status is judged
     through the report, not here."""
     os.makedirs(workdir, exist_ok=True)
     command = [os.path.join(os.path.dirname(sys.executable), 'conformance'),
-               'run', '--tempest-conf', conf_path, '--workdir', workdir]
+               'run', '--tempest-conf', conf_path, '--workdir',
+               workdir] + list(options)
     done = subprocess.run(command, stdin=subprocess.DEVNULL)
     report = os.path.join(workdir, 'report.json')
     if not os.path.exists(report):
