@@ -5,6 +5,7 @@
     conformance mutants             the suite against every mutant
     conformance cloud up|down       the embedded cloud alone
     conformance report              rebuild the report from the last run
+    conformance preflight           is a tempest.conf's cloud fit to run it
     conformance cleanup             remove leftovers of an interrupted run
     conformance bundle              the last run as a certification bundle
     conformance verify-bundle FILE  recompute a bundle's verdicts, check it
@@ -62,11 +63,13 @@ def build_parser():
     from conformance_tests.bench import command as bench_cmd
     from conformance_tests.cmd import bundle
     from conformance_tests.cmd import cleanup
+    from conformance_tests.cmd import preflight
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
     bench_cmd.add_parser(sub, _common)
     cleanup.add_parser(sub, _common)
     bundle.add_parser(sub, _common)
+    preflight.add_parser(sub, _common)
     return parser
 
 

@@ -18,6 +18,7 @@ from conformance_tests.cloud import packages
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import secrets
 from conformance_tests.cloud import services
+from conformance_tests.cmd import preflight as preflight_cmd
 from conformance_tests.cmd import tempest_runner
 from conformance_tests.common import ui
 from conformance_tests.report import applicability
@@ -182,8 +183,11 @@ def cmd_run(args):
     workdir = os.path.abspath(workdir)
     os.makedirs(workdir, exist_ok=True)
     subunit_path = os.path.join(workdir, SUBUNIT)
+    findings = None
     if args.tempest_conf:
         _check_tempest_conf(args.tempest_conf)
+        # Before any test: an unfit cloud or conf is one line, exit 2.
+        findings = preflight_cmd.run_preflight(args.tempest_conf, workdir)
     required = requirements(args, args.tempest_conf)
     ui.say('scope: %d of %d capabilities, %d tests' % (
         len(scope.ids), len(scope.capabilities), len(scope.test_ids)))
@@ -219,7 +223,7 @@ def cmd_run(args):
                    allow_skips=bool(args.tempest_conf),
                    duration=time.monotonic() - started,
                    profile=args.profile, required=required,
-                   inventory=inventory.differences)
+                   inventory=inventory.differences, preflight=findings)
 
 
 def _vendor_workspace(workdir, tempest_conf):
@@ -292,12 +296,15 @@ class _Inventory(object):
 
 
 def _report(workdir, results, target, scope, allow_skips, duration=None,
-            profile=profiles.DEFAULT, required=(), inventory=None):
+            profile=profiles.DEFAULT, required=(), inventory=None,
+            preflight=None):
     caps = build.verdicts(scope.capabilities, results, profile,
                           scope=set(scope.ids), required=required)
     summary = build.summarise(caps, results, target, allow_skips, duration,
                               required=required, inventory=inventory)
     summary['profile'] = profile
+    if preflight:
+        summary['preflight'] = preflight
     json_path, md_path = build.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
     ui.say('report: %s and %s%s' % (

@@ -61,27 +61,32 @@ def required(kind_and_reason, requirements):
     return kind in wanted
 
 
-# API types a gate may name instead of the [service_available] flag.
-_FLAG_OF_TYPE = {'clustering': 'senlin', 'reservation': 'blazar',
-                 'compute': 'nova', 'image': 'glance',
-                 'network': 'neutron', 'placement': 'placement'}
-
-
 def normalise_requirements(wanted):
-    """Requirement words as required() reads them; ValueError names an
+    """Requirement words as required() reads them: a service by its
+    [service_available] name or by its API's catalog type (the API
+    registry, services/), admin, microversion. ValueError names an
     unknown one."""
-    known_flags = set(_FLAG_OF_TYPE.values())
+    from conformance_tests import services
+    flag_of = {}
+    for api in services.all():
+        flag = api.available_flag()
+        if flag:
+            flag_of[flag[0]] = flag[0]
+            if api.catalog_type:
+                flag_of[api.catalog_type] = flag[0]
+    # Tempest's own services, which have no API package of ours.
+    flag_of.update({'glance': 'glance', 'image': 'glance',
+                    'neutron': 'neutron', 'network': 'neutron'})
     out = set()
     for word in wanted:
         word = word.strip().lower()
-        if word in (ADMIN, MICROVERSION) or word in known_flags:
+        if word in (ADMIN, MICROVERSION):
             out.add(word)
-        elif word in _FLAG_OF_TYPE:
-            out.add(_FLAG_OF_TYPE[word])
+        elif word in flag_of:
+            out.add(flag_of[word])
         else:
             raise ValueError(
                 '--require %s: not a service, admin or microversion (known: '
                 '%s)' % (word, ', '.join(sorted(
-                    known_flags | set(_FLAG_OF_TYPE) | {ADMIN,
-                                                        MICROVERSION}))))
+                    set(flag_of) | {ADMIN, MICROVERSION}))))
     return sorted(out)

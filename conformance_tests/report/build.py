@@ -227,6 +227,10 @@ def markdown(caps, summary):
                   summary['capabilities'], summary['in_scope'],
                   _counts(summary), summary['tests_run'],
                   summary['gabbi_requests'], _verdict(summary))]
+    if summary.get('preflight'):
+        from conformance_tests import preflight
+        lines += ['', '## The cloud (preflight)', ''] + [
+            '- %s' % line for line in preflight.summary(summary['preflight'])]
     details = [c for c in caps if c['status'] not in ('pass', NOT_IN_SCOPE)]
     if details:
         lines += ['', '## Not passing', '']

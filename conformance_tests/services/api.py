@@ -3,9 +3,11 @@
 An API package (``services/<api>/v<N>/``) binds ``API`` to an instance of
 a subclass of ``Api``. The plugin registers its clients and options from
 it (plugin.py), `conformance cleanup` assembles its plan from its
-``cleanup`` steps (cleanup/plan.py), and the report reads its capability
-files beside guidelines/ (report/guidelines.py). None of those names an
-API: they iterate over the registry (services/__init__.py).
+``cleanup`` steps (cleanup/plan.py), the report reads its capability
+files beside guidelines/ (report/guidelines.py), and `conformance
+preflight` checks its catalog endpoint and microversions (preflight/).
+None of those names an API: they iterate over the registry
+(services/__init__.py).
 """
 
 import collections
@@ -22,6 +24,18 @@ import os
 #   when the cloud lacks it, or None for a service most clouds lack.
 CleanupStep = collections.namedtuple('CleanupStep',
                                      'stage kind needs make service')
+
+# What an API's clients look up in the token's catalog (Api.catalog):
+# a service type, an interface (public, internal, admin) and a region,
+# with the tempest.conf options they came from (None: not configurable,
+# or the catalog type is the API's default).
+CatalogLookup = collections.namedtuple(
+    'CatalogLookup', 'service_type interface region type_option '
+                     'interface_option region_option')
+
+# Tempest's default of [identity] region, every API's region when its
+# own group names none.
+IDENTITY_REGION = 'RegionOne'
 
 # The order leftovers go in, whichever API they belong to: what holds
 # others goes first.
@@ -60,6 +74,23 @@ class Api(object):
     #: Capability files of its own, read with guidelines/ (paths).
     guidelines = ()
 
+    # Where its clients find it in the catalog, read by `conformance
+    # preflight` (preflight/) from tempest.conf's text, as Tempest would.
+    #: Catalog type, unless [config_group] catalog_type says otherwise
+    #: (None: the suite does not look it up in the catalog).
+    catalog_type = None
+    #: The [config_group] option naming the interface, and its default.
+    endpoint_type_option = 'endpoint_type'
+    endpoint_type = 'publicURL'
+    #: A [service_available] flag of Tempest's own that enables it, with
+    #: Tempest's default, e.g. ('nova', True); an API registering its own
+    #: flag (service_option) leaves this None.
+    tempest_flag = None
+    #: Whether [config_group] min_microversion / max_microversion bound
+    #: the microversions its tests send; preflight checks them against
+    #: the range the cloud's version document offers.
+    microversions = False
+
     def client_params(self, conf):
         """The registration Tempest's get_service_clients() wants."""
         from tempest import config
@@ -78,6 +109,42 @@ class Api(object):
         if self.service_option is not None:
             lists.append(('service_available', [self.service_option]))
         return lists
+
+    def available_flag(self):
+        """([service_available] option, default) that enables it, or None
+        when nothing can disable it (identity)."""
+        if self.service_option is not None:
+            return self.service_option.name, self.service_option.default
+        return self.tempest_flag
+
+    def catalog(self, conf):
+        """The CatalogLookup its clients make, for ``conf``: anything with
+        ``get(group, option)`` giving an option's text as tempest.conf
+        writes it, or None when unset (not Tempest's CONF: preflight must
+        explain a conf that Tempest would choke on)."""
+        group = self.config_group
+
+        def option(name):
+            value = conf.get(group, name) if group else None
+            return (value or '').strip() or None
+
+        service_type = option('catalog_type') or self.catalog_type
+        interface = option(self.endpoint_type_option) or self.endpoint_type
+        region = option('region')
+        region_option = '[%s] region' % group
+        if region is None:
+            region = (conf.get('identity', 'region') or '').strip() or \
+                IDENTITY_REGION
+            region_option = '[identity] region'
+        return CatalogLookup(
+            service_type=service_type,
+            interface=interface.replace('URL', ''),
+            region=region,
+            type_option=('[%s] catalog_type' % group
+                         if option('catalog_type') else None),
+            interface_option=('[%s] %s' % (group, self.endpoint_type_option)
+                              if group else None),
+            region_option=region_option)
 
     def __repr__(self):
         return '<api %s>' % (self.name or type(self).__name__)

@@ -11,6 +11,11 @@ def _clients(manager, conf):
 
 
 class Identity(api.Api):
+    # Tempest's [identity] group; always enabled (no flag).
+    config_group = 'identity'
+    catalog_type = 'identity'
+    endpoint_type_option = 'v3_endpoint_type'
+    endpoint_type = 'public'
     cleanup = (
         api.CleanupStep(api.STAGES['identity'], cleanup.Users(),
                         'users_client', _clients, 'keystone'),

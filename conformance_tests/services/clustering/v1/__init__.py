@@ -25,6 +25,9 @@ class Clustering(api.Api):
     name = 'conformance_clustering_v1'
     service_version = 'conformance-clustering.v1'
     client_module = __name__
+    # No config group: catalog type, interface and region as in
+    # client_params below.
+    catalog_type = 'clustering'
     service_option = cfg.BoolOpt(
         'senlin', default=False,
         help='Whether the clustering API (senlin) is expected to be '

@@ -36,6 +36,9 @@ class Compute(api.Api):
     service_version = 'conformance-compute.v2'
     client_module = __name__
     config_group = 'compute'
+    catalog_type = 'compute'
+    tempest_flag = ('nova', True)
+    microversions = True
     _stage = api.STAGES
     cleanup = (
         # No service name: without a fault back end nothing is said.

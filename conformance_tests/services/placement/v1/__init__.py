@@ -28,6 +28,9 @@ class Placement(api.Api):
     service_version = 'conformance-placement.v1'
     client_module = __name__
     config_group = 'placement'
+    catalog_type = 'placement'
+    endpoint_type = 'public'    # Tempest's default in [placement]
+    microversions = True
     service_option = cfg.BoolOpt(
         'placement', default=True,
         help='Whether the placement API is expected to be available.')

@@ -58,6 +58,7 @@ class Reservation(api.Api):
     service_version = 'conformance-reservation.v1'
     client_module = __name__
     config_group = group.name
+    catalog_type = 'reservation'
     service_option = cfg.BoolOpt(
         'blazar', default=False,
         help='Whether the reservation API (blazar, with blazar-nova\'s '

@@ -1,0 +1,50 @@
+"""Keep passwords and tokens out of everything preflight says or writes.
+
+Preflight never puts a secret into a message on purpose; this is the
+second line: every line it prints and the findings file pass through
+``Redactor.text`` first, so a secret an identity service echoes back (a
+validation error quoting the request) is still masked.
+"""
+
+import re
+
+MASK = '***'
+# Shorter values cannot be masked without garbling everything around
+# them (and are no secret worth the name).
+MIN_LENGTH = 3
+# Option names whose values are secrets (admin_password,
+# fault_control_token, ...), and values that cannot be one (a flag
+# named ..._token_... is no secret, and masking 'true' garbles every
+# message).
+SECRET_OPTION = re.compile(r'password|token|secret', re.I)
+_NOT_SECRET = ('true', 'false', 'yes', 'no', 'on', 'off', 'none')
+# Credentials inside a URL: scheme://user:password@host
+_USERINFO = re.compile(r'(?<=://)[^/@\s]+@')
+
+
+class Redactor(object):
+
+    def __init__(self):
+        self._secrets = set()
+
+    def add(self, value):
+        if isinstance(value, str) and len(value) >= MIN_LENGTH and \
+                value.strip().lower() not in _NOT_SECRET:
+            self._secrets.add(value)
+
+    def text(self, text):
+        text = _USERINFO.sub(MASK + '@', text)
+        # Longest first: a secret containing another is masked whole.
+        for secret in sorted(self._secrets, key=len, reverse=True):
+            text = text.replace(secret, MASK)
+        return text
+
+    def data(self, value):
+        """A JSON-like value with every string masked."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, dict):
+            return {self.text(str(k)): self.data(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.data(v) for v in value]
+        return value
