@@ -149,6 +149,14 @@ def _authenticate(http, uri_v3, creds, conf, findings, redactor):
             found['admin'] = about
         else:
             found['accounts'].append(about)
+    if found['mode'] == 'dynamic' and not found['admin']['admin']:
+        # Tempest would fail every class making its projects (403).
+        raise conf_mod.ConfError(
+            '[auth] admin_username %s has no %s role (roles: %s): with a '
+            'member account set use_dynamic_credentials = false and list '
+            'it in a test_accounts_file' % (
+                found['admin']['user'], admin_role,
+                ', '.join(found['admin']['roles']) or 'none'))
     return tokens
 
 

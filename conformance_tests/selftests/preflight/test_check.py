@@ -90,16 +90,17 @@ class CheckTest(testtools.TestCase):
             self.assertTrue(service.requests)
             self.assertTrue(all(token for _, _, token in service.requests))
 
-    def test_member_is_a_finding_not_an_error(self):
+    def test_a_member_as_the_dynamic_credentials_admin_is_an_error(self):
+        # Tempest would fail every class making its projects (403).
         cloud = self.cloud(users={'admin': {
             'password': fake.ADMIN_PASSWORD, 'project': 'admin',
             'roles': ['member', 'reader']}})
-        findings = self.check(cloud)
-        self.assertTrue(findings['ok'])
-        self.assertFalse(findings['credentials']['admin']['admin'])
-        self.assertIn('admin admin (project admin): NOT admin (roles '
-                      'member, reader): Tempest cannot create its projects',
-                      preflight.summary(findings))
+        e = self.assertRaises(preflight.PreflightError, self.check, cloud)
+        self.assertEqual(
+            '[auth] admin_username admin has no admin role (roles: member, '
+            'reader): with a member account set use_dynamic_credentials = '
+            'false and list it in a test_accounts_file', str(e))
+        self.assertFalse(e.findings['credentials']['admin']['admin'])
 
     def test_admin_role_is_identity_admin_role(self):
         cloud = self.cloud(users={'admin': {
