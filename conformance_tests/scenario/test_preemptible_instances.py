@@ -10,11 +10,15 @@ BlazarFilter implements). The spec's rules checked here:
 - when the lease ends the host returns to the freepool;
 - preemptibles count toward quota like regular servers.
 
-The hosts used are [conformance] preemptible_hosts (at least two); the
-suite enrols any that blazar does not manage yet and gives back what it
-enrolled. Tests that start leases or fill the freepool are disruptive:
-they run only with [conformance] allow_disruption and hold the cloud
-alone.
+The hosts used are [conformance] preemptible_hosts (at least two, nova
+service host names). Each class enrols those blazar does not manage yet,
+gives back what it enrolled and holds the hosts alone while it runs
+(services/reservation/v1/enrolment.py). Each call names a host as its
+API does (services/reservation/leases.py): nova's boots, aggregates and
+servers the service host, blazar's host API and leases the hypervisor
+hostname, placement the node's provider. Tests that start leases or fill
+the freepool are disruptive: they run only with [conformance]
+allow_disruption and hold the cloud alone.
 """
 
 import time
@@ -27,12 +31,11 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
-from conformance_tests.services.reservation.v1 import (
-    cleanup as cleanup_reservation)
 from conformance_tests.common import skips
 from conformance_tests.common import waiters
 from conformance_tests.scenario import base
 from conformance_tests.services.reservation import leases
+from conformance_tests.services.reservation.v1 import enrolment
 
 CONF = config.CONF
 LOG = logging.getLogger(__name__)
@@ -57,9 +60,13 @@ def skip_reason(conf):
     return None
 
 
-class PreemptibleTest(base.ComputeScenarioTest):
+class PreemptibleTest(enrolment.PreemptibleHostsMixin,
+                      base.ComputeScenarioTest):
     """A project user who boots servers and leases hosts, and an admin
     who reads hosts, makes flavors and enrols hosts.
+
+    ``pool_hosts`` are the nova service hosts of the pool; ``node(host)``
+    is a pool host's hypervisor hostname.
 
     Its disruptive (@serial) classes start leases, which need no cell
     fault back end, only [conformance] allow_disruption.
@@ -88,32 +95,17 @@ class PreemptibleTest(base.ComputeScenarioTest):
         cls.hosts = cls.os_admin.conformance_reservation_v1.HostsClient()
         cls.flavors = cls.os_admin.flavors_client
         cls.aggregates = cls.os_admin.aggregates_client
-        cls.hypervisors = cls.os_admin.hypervisor_client
         cls.placement = cls.os_admin.conformance_placement_v1.UsagesClient()
 
     @classmethod
     def resource_setup(cls):
         super().resource_setup()
-        cls.pool_hosts = list(CONF.conformance.preemptible_hosts)
-        cls._enrol(cls.pool_hosts)
+        cls.use_preemptible_hosts()
+        cls.pool_hosts = [compute.host for compute in cls.pool]
+        cls.nodes = {compute.host: compute.hypervisor_hostname
+                     for compute in cls.pool}
         cls.preemptible_flavor = cls._flavor('preemptible', preemptible=True)
         cls.regular_flavor = cls._flavor('regular', preemptible=False)
-
-    @classmethod
-    def _enrol(cls, names):
-        """Enrol each host blazar does not manage yet; give it back at the
-        end of the class (also when a test failed)."""
-        known = {h['hypervisor_hostname']
-                 for h in cls.hosts.list_hosts()['hosts']}
-        for name in names:
-            if name in known:
-                continue
-            host = cls.hosts.create_host(name=name, **{
-                cleanup_reservation.enrolled_marker(
-                    CONF.conformance.resource_prefix): 'true'})['host']
-            cls.addClassResourceCleanup(
-                test_utils.call_and_ignore_notfound_exc,
-                cls.hosts.delete_host, host['id'])
 
     @classmethod
     def _flavor(cls, what, preemptible, ram=64):
@@ -151,10 +143,12 @@ class PreemptibleTest(base.ComputeScenarioTest):
                 rule, server_id, server.get('fault')))
 
     def unmanaged_hosts(self):
+        """Up, enabled compute service hosts blazar does not manage."""
+        managed = leases.managed_hosts(self.hosts.list_hosts()['hosts'])
         services = self.os_admin.services_client.list_services(
             binary='nova-compute')['services']
         return sorted(s['host'] for s in services
-                      if s['host'] not in self.pool_hosts
+                      if s['host'] not in managed | set(self.pool_hosts)
                       and s['state'] == 'up' and s['status'] == 'enabled')
 
     def freepool_hosts(self):
@@ -167,13 +161,20 @@ class PreemptibleTest(base.ComputeScenarioTest):
         return hosts
 
     def lease_host(self, host, reservation=leases.host_reservation):
-        body = leases.host_lease(
-            data_utils.rand_name(prefix=CONF.conformance.resource_prefix,
-                                 name='lease'),
-            host, timeutils.utcnow(), reservation=reservation)
-        lease = self.leases.create_lease(**body)['lease']
-        self.addCleanup(self.end_lease, lease['id'])
-        return lease
+        """A lease of pool host ``host`` (a service host) starting now:
+        blazar's reservation names its hypervisor."""
+        name = data_utils.rand_name(prefix=CONF.conformance.resource_prefix,
+                                    name='lease')
+        body = leases.host_lease(name, self.node(host), timeutils.utcnow(),
+                                 reservation=reservation)
+        # Before the POST: a lease made by a request that failed goes too.
+        self.addCleanup(self.end_leases_named, name)
+        return self.leases.create_lease(**body)['lease']
+
+    def end_leases_named(self, name):
+        for lease in self.leases.list_leases()['leases']:
+            if lease['name'] == name:
+                self.end_lease(lease['id'])
 
     def end_lease(self, lease_id):
         test_utils.call_and_ignore_notfound_exc(
@@ -224,12 +225,10 @@ class PreemptibleTest(base.ComputeScenarioTest):
                              rule, server_id, host, state))
         self.assertEqual(('ACTIVE', host), self.host_of(server_id), rule)
 
-    def hypervisor_hostname(self, host):
-        name = leases.hypervisor_hostname(self.hypervisors.list_hypervisors(
-            detail=True)['hypervisors'], host)
-        if name is None:
-            self.fail('no hypervisor of compute host %s' % host)
-        return name
+    def node(self, host):
+        """The hypervisor hostname of pool host ``host`` (a service
+        host): blazar's and placement's name of it."""
+        return self.nodes[host]
 
     def assert_active(self, lease, rule):
         self.assertEqual(
@@ -513,7 +512,7 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
         fillers = []
         for host in sorted(h for h in self.pool_hosts if h in free):
             room, max_unit = self.placement.room(
-                self.hypervisor_hostname(host), 'MEMORY_MB')
+                self.node(host), 'MEMORY_MB')
             LOG.info('freepool host %s: %d MB of RAM free (max unit %d)',
                      host, room, max_unit)
             while room > 0:

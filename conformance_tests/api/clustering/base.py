@@ -4,6 +4,12 @@ Everything a test makes carries [conformance] resource_prefix (profiles,
 policies, clusters, the servers' names through the profile, server
 groups through the policy or the test) and its removal is registered
 before it exists, so it goes away also when the test fails.
+
+Cleanups run last registered first, and senlin refuses (409) to delete a
+policy still attached to a cluster: so every attach, also one a test
+expects to fail, registers its detach before it is asked for (``attach``,
+``try_attach``), after the policy's and the cluster's removal, and the
+detach runs first.
 """
 
 from tempest import config
@@ -134,14 +140,22 @@ class AffinityPolicyTest(test.BaseTestCase):
                                             action.get('status_reason')))
 
     def attach(self, cluster, policy, rule, client=None):
+        """Attach, which must succeed; return the binding data."""
         client = client or self.clustering
-        action = self.act(client.attach_policy(cluster['id'], policy['id']),
-                          'POLICY_ATTACH', client)
+        action = self.try_attach(cluster, policy, client)
         self.assert_succeeded(action, rule)
-        # detached before the policy's own cleanup deletes it (LIFO)
+        return self.binding_data(cluster, policy, client)
+
+    def try_attach(self, cluster, policy, client=None):
+        """Ask for the attach and return its action, whatever its end.
+        Whatever it binds is detached at cleanup, before the policy's own
+        cleanup deletes it (LIFO): registered first, so it runs also when
+        the test fails, or the wait for the action does."""
+        client = client or self.clustering
         self.addCleanup(self._detach_if_bound, client, cluster['id'],
                         policy['id'])
-        return self.binding_data(cluster, policy, client)
+        return self.act(client.attach_policy(cluster['id'], policy['id']),
+                        'POLICY_ATTACH', client)
 
     def _detach_if_bound(self, client, cluster_id, policy_id):
         try:
@@ -149,8 +163,14 @@ class AffinityPolicyTest(test.BaseTestCase):
         except lib_exc.NotFound:
             return
         if policy_id in bound:
-            client.wait_for_action(client.detach_policy(
+            done = client.wait_for_action(client.detach_policy(
                 cluster_id, policy_id), 'POLICY_DETACH')
+            if done['status'] != 'SUCCEEDED':
+                # Said here: the policy's deletion would only say 409.
+                raise RuntimeError('detaching policy %s from cluster %s at '
+                                   'cleanup: %s %s' % (
+                                       policy_id, cluster_id, done['status'],
+                                       done.get('status_reason')))
 
     def detach(self, cluster, policy, rule, client=None):
         client = client or self.clustering

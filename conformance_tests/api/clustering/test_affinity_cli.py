@@ -73,10 +73,11 @@ class AffinityCLITest(base.AffinityPolicyTest):
                              'policy create`' % (RULE, name))
         self.assertEqual(base.AFFINITY_TYPE + '-1.0', policy['type'], RULE)
 
-        self.cli.run('cluster', 'policy', 'attach', '--policy',
-                     policy['id'], cluster['id'])
+        # Before the command: detached before the policy is deleted.
         self.addCleanup(self._detach_if_bound, self.clustering,
                         cluster['id'], policy['id'])
+        self.cli.run('cluster', 'policy', 'attach', '--policy',
+                     policy['id'], cluster['id'])
         self.wait_for(cluster, 'CLUSTER_ATTACH_POLICY')
         binding = self.cli.json('cluster', 'policy', 'binding', 'show',
                                 '--policy', policy['id'], cluster['id'])

@@ -89,11 +89,7 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                         self.clustering.delete_profile, profile['id'])
         cluster = self.cluster(profile)
         policy = self.policy(base.affinity_spec())
-        action = self.act(self.clustering.attach_policy(
-            cluster['id'], policy['id']), 'POLICY_ATTACH')
-        # a policy wrongly bound is detached before it is deleted (LIFO)
-        self.addCleanup(self._detach_if_bound, self.clustering,
-                        cluster['id'], policy['id'])
+        action = self.try_attach(cluster, policy)
         self.assertEqual('FAILED', action['status'], '%s: attaching to a '
                          'cluster of %s-1.0 %s' % (
                              RULE_PROFILE, OTHER_TYPE, action['status']))
@@ -109,8 +105,7 @@ class AffinitySpecTest(base.AffinityPolicyTest):
         self.attach(cluster, first, RULE_ONE)
         second = self.policy(base.affinity_spec(
             servergroup={'name': self.name('group')}))
-        action = self.act(self.clustering.attach_policy(
-            cluster['id'], second['id']), 'POLICY_ATTACH')
+        action = self.try_attach(cluster, second)
         self.assertEqual('FAILED', action['status'], '%s: a second affinity '
                          'policy attached: %s' % (RULE_ONE,
                                                   action['status']))

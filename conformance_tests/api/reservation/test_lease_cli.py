@@ -3,7 +3,10 @@
 python-blazarclient's OSC plugin creates, shows and deletes a host lease
 (starting two days ahead, so it reserves nothing in use now), and the API
 agrees with what it printed. Credentials reach the command through OS_*
-environment variables, never its command line.
+environment variables, never its command line. The class enrols the host
+it leases if blazar does not manage it yet, and gives it back
+(services/reservation/v1/enrolment.py); the lease names the host's
+hypervisor hostname.
 """
 
 import datetime
@@ -19,6 +22,7 @@ from conformance_tests.common import cli
 from conformance_tests.common import skips
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
+from conformance_tests.services.reservation.v1 import enrolment
 
 CONF = config.CONF
 RULE = ('openstack reservation lease create/show/delete round-trips a host '
@@ -28,8 +32,9 @@ RULE = ('openstack reservation lease create/show/delete round-trips a host '
 NOISE = ('Could not load',)
 
 
-class LeaseCLITest(test.BaseTestCase):
-    credentials = ['primary']
+class LeaseCLITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
+    # admin: the hypervisor hostname of the host and its enrolment.
+    credentials = ['primary', 'admin']
 
     @classmethod
     def skip_checks(cls):
@@ -42,6 +47,11 @@ class LeaseCLITest(test.BaseTestCase):
         super().setup_clients()
         cls.leases = (
             cls.os_primary.conformance_reservation_v1.LeasesClient())
+
+    @classmethod
+    def resource_setup(cls):
+        super().resource_setup()
+        cls.use_preemptible_hosts()
 
     def setUp(self):
         super().setUp()
@@ -58,7 +68,9 @@ class LeaseCLITest(test.BaseTestCase):
         # Three days ahead: a window no other seed-004 test reserves.
         start = timeutils.utcnow() + datetime.timedelta(days=3)
         end = start + datetime.timedelta(hours=1)
-        host = CONF.conformance.preemptible_hosts[-1]
+        hypervisor = self.pool[-1].hypervisor_hostname
+        # Before the command: a lease it made before failing goes too.
+        self.addCleanup(self.delete_leases_named, name)
         created = self.cli.json(
             'reservation', 'lease', 'create',
             '--start-date', leases.blazar_date(start),
@@ -66,10 +78,8 @@ class LeaseCLITest(test.BaseTestCase):
             '--reservation',
             'resource_type=physical:host,min=1,max=1,'
             'hypervisor_properties=["==","$hypervisor_hostname","%s"]' % (
-                host),
+                hypervisor),
             name)
-        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
-                        self.leases.delete_lease, created.get('id'))
         self.assertEqual(name, created.get('name'), '%s: create' % RULE)
         api = self.leases.show_lease(created['id'])['lease']
         self.assertEqual(
@@ -85,3 +95,9 @@ class LeaseCLITest(test.BaseTestCase):
                             check=False)
         self.assertNotEqual(0, gone.returncode,
                             '%s: the lease is gone after delete' % RULE)
+
+    def delete_leases_named(self, name):
+        for lease in self.leases.list_leases()['leases']:
+            if lease['name'] == name:
+                test_utils.call_and_ignore_notfound_exc(
+                    self.leases.delete_lease, lease['id'])

@@ -1,13 +1,26 @@
 """Lease request bodies, as blazar's API reference spells them, and the
-two facts about nova a lease needs.
+facts about nova and blazar a lease needs.
 
 Pure functions (no client, no clock of their own) so the self-tests can
 check them: a host reservation pinned to one hypervisor, and blazar's
 date format, which has minute resolution (``YYYY-MM-DD HH:MM``, UTC).
 The tests, the bench and the cleanup proof read nova's answers through
-the same two functions below, so they agree on what they look at.
+the same functions below, so they agree on what they look at.
+
+One compute node has two names, and each API speaks one of them:
+- the nova service host (``host1``): [conformance] preemptible_hosts,
+  nova's aggregates (blazar's freepool), a boot's ``host``, a server's
+  ``OS-EXT-SRV-ATTR:host``, blazar's host record ``service_name``;
+- the hypervisor hostname (``host1.example.org`` on libvirt): blazar's
+  host API (``POST /os-hosts {"name": ...}``, its records'
+  ``hypervisor_hostname``), a lease's ``$hypervisor_hostname``
+  properties, the name of the node's placement resource provider.
+They are equal only on some clouds, so nothing compares one with the
+other: ``computes`` reads the pairs from GET /os-hypervisors/detail and
+each call takes the name its API defines.
 """
 
+import collections
 import datetime
 import json
 
@@ -86,6 +99,50 @@ def hypervisor_hostname(hypervisors, host):
         if hyp['service']['host'] == host:
             return hyp['hypervisor_hostname']
     return None
+
+
+class Compute(collections.namedtuple('Compute',
+                                     'host hypervisor_hostname')):
+    """One compute node by both its names: ``host`` is the nova service
+    host, ``hypervisor_hostname`` the node's (see the module's note on
+    which API speaks which)."""
+
+
+def computes(hypervisors, hosts):
+    """[Compute] of each nova service host in ``hosts`` (in that order),
+    from GET /os-hypervisors/detail's list. Raises LookupError naming a
+    host with no hypervisor, or with several (a host of many nodes cannot
+    stand for one blazar host)."""
+    nodes = {}
+    for hyp in hypervisors:
+        nodes.setdefault(hyp['service']['host'], []).append(
+            hyp['hypervisor_hostname'])
+    found = []
+    for host in hosts:
+        names = nodes.get(host, [])
+        if len(names) != 1:
+            raise LookupError(
+                'compute host %s has %s in GET /os-hypervisors/detail; '
+                'expected exactly one' % (
+                    host, ', '.join(sorted(names)) or 'no hypervisor'))
+        found.append(Compute(host, names[0]))
+    return found
+
+
+def enrolment(blazar_hosts, hypervisor_hostname):
+    """Blazar's record of the host whose hypervisor has this name (GET
+    /os-hosts's list), or None if blazar does not manage it."""
+    for record in blazar_hosts:
+        if record.get('hypervisor_hostname') == hypervisor_hostname:
+            return record
+    return None
+
+
+def managed_hosts(blazar_hosts):
+    """The nova service hosts blazar manages (its records'
+    ``service_name``), from GET /os-hosts's list."""
+    return {record['service_name'] for record in blazar_hosts
+            if record.get('service_name')}
 
 
 def aggregate_hosts(aggregates, name):

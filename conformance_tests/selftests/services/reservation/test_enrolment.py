@@ -1,0 +1,140 @@
+"""services/reservation/v1/enrolment.py: a class enrols by hypervisor
+hostname what blazar does not manage yet, leaves an operator's enrolment
+and removes only what was made since it looked, its removal registered
+before the enrolment, all under the preemptible hosts' lock. The blazar
+host API is fake (libvirt-like names); the lock is real."""
+
+import subprocess
+import sys
+import types
+
+import fixtures
+import testtools
+
+from conformance_tests.selftests.services.reservation import fakes
+from conformance_tests.services.reservation.v1 import enrolment
+
+MARKER = 'conformance_enrolled'
+
+
+class EnrolmentsTest(testtools.TestCase):
+
+    def test_enrols_by_hypervisor_hostname_what_blazar_lacks(self):
+        blazar = fakes.FakeHosts(enrolled=[('pool1.example.org', {})])
+        made = enrolment.Enrolments(blazar, MARKER).ensure(
+            ['pool1.example.org', 'pool2.example.org'])
+        self.assertEqual(['pool2.example.org'], made)
+        self.assertEqual([('POST', 'pool2.example.org')],
+                         [e for e in blazar.log if e[0] == 'POST'])
+        (new,) = [r for r in blazar.records
+                  if r['hypervisor_hostname'] == 'pool2.example.org']
+        self.assertEqual(('pool2', 'true'), (new['service_name'],
+                                             new[MARKER]))
+
+    def test_removes_only_marked_enrolments_made_since(self):
+        blazar = fakes.FakeHosts(enrolled=[
+            ('pool1.example.org', {}),                      # operator's
+            ('host1.example.org', {MARKER: 'true'})])       # from before
+        enrolments = enrolment.Enrolments(blazar, MARKER)
+        found = enrolments.found()
+        enrolments.ensure(['pool1.example.org', 'pool2.example.org'])
+        blazar._add('host2.example.org', {})   # someone else's, meanwhile
+        enrolments.remove_made_since(found)
+        self.assertEqual(['host1.example.org', 'host2.example.org',
+                          'pool1.example.org'], blazar.names())
+
+    def test_a_host_gone_already_is_fine(self):
+        blazar = fakes.FakeHosts()
+        enrolments = enrolment.Enrolments(blazar, MARKER)
+        found = enrolments.found()
+        enrolments.enrol('pool1.example.org')
+        real_delete = blazar.delete_host
+
+        def delete_twice(host_id):
+            real_delete(host_id)
+            real_delete(host_id)   # 404: someone removed it first
+        blazar.delete_host = delete_twice
+        enrolments.remove_made_since(found)
+        self.assertEqual([], blazar.names())
+
+
+def _held_elsewhere(path):
+    """Whether another process finds the lock taken."""
+    code = ('import sys; from fasteners import process_lock; '
+            'lock = process_lock.InterProcessLock(sys.argv[1]); '
+            'print(lock.acquire(blocking=False))')
+    out = subprocess.run([sys.executable, '-c', code, path],
+                         capture_output=True, text=True, check=True).stdout
+    return out.strip() == 'False'
+
+
+class _Class(enrolment.PreemptibleHostsMixin):
+    """A test class's class side: admin clients and class cleanups."""
+    cleanups = []
+
+    @classmethod
+    def addClassResourceCleanup(cls, function, *args):
+        cls.cleanups.append((function, args))
+
+
+class UsePreemptibleHostsTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.lock_path = self.useFixture(fixtures.TempDir()).path
+        self.useFixture(fixtures.MockPatch(
+            'oslo_concurrency.lockutils.get_lock_path',
+            return_value=self.lock_path))
+        self.useFixture(fixtures.MockPatchObject(
+            enrolment.config, 'CONF', types.SimpleNamespace(
+                conformance=types.SimpleNamespace(
+                    resource_prefix='conformance',
+                    preemptible_hosts=['pool1', 'pool2']))))
+        self.blazar = fakes.FakeHosts(enrolled=[('pool1.example.org', {})])
+        hypervisors = types.SimpleNamespace(
+            list_hypervisors=lambda detail: {
+                'hypervisors': fakes.HYPERVISORS})
+        reservation = types.SimpleNamespace(HostsClient=lambda: self.blazar)
+        _Class.os_admin = types.SimpleNamespace(
+            hypervisor_client=hypervisors,
+            conformance_reservation_v1=reservation)
+        _Class.cleanups = []
+
+    def run_class_cleanups(self):
+        log = []
+        while _Class.cleanups:
+            function, args = _Class.cleanups.pop()
+            log.append(function.__name__)
+            function(*args)
+        return log
+
+    def test_holds_the_lock_enrols_and_leaves_all_as_found(self):
+        path = enrolment.hosts_lock(self.lock_path).path
+        pool = _Class.use_preemptible_hosts()
+        self.assertEqual([('pool1', 'pool1.example.org'),
+                          ('pool2', 'pool2.example.org')], pool)
+        self.assertEqual(['pool1.example.org', 'pool2.example.org'],
+                         self.blazar.names())
+        self.assertTrue(_held_elsewhere(path))
+        self.assertEqual(['remove_made_since', 'release'],
+                         self.run_class_cleanups())
+        self.assertEqual(['pool1.example.org'], self.blazar.names())
+        self.assertFalse(_held_elsewhere(path))
+
+    def test_a_failed_enrolment_is_still_undone(self):
+        def half_done(name, **extra):
+            self.blazar._add(name, extra)
+            raise RuntimeError('POST /os-hosts timed out')
+        self.blazar.create_host = half_done
+        self.assertRaises(RuntimeError, _Class.use_preemptible_hosts)
+        self.run_class_cleanups()
+        self.assertEqual(['pool1.example.org'], self.blazar.names())
+        self.assertFalse(_held_elsewhere(
+            enrolment.hosts_lock(self.lock_path).path))
+
+    def test_a_host_without_one_hypervisor_fails_with_the_lock_released(
+            self):
+        _Class.os_admin.hypervisor_client = types.SimpleNamespace(
+            list_hypervisors=lambda detail: {'hypervisors': []})
+        self.assertRaises(LookupError, _Class.use_preemptible_hosts)
+        self.assertEqual(['release'], self.run_class_cleanups())
