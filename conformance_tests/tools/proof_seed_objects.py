@@ -113,7 +113,8 @@ def _leave_blazar(ctx, conf, name):
     ctx.flavors_client.set_flavor_extra_spec(
         flavor['id'], **{'blazar:preemptible': 'true'})
     host = _idle_unmanaged_host(ctx)
-    ctx.hosts_client.create_host(name=host, **{
+    # Blazar enrols a host by its hypervisor hostname.
+    ctx.hosts_client.create_host(name=host.hypervisor_hostname, **{
         reservation.enrolled_marker(conf.conformance.resource_prefix):
         'true'})
     pool = list(conf.conformance.preemptible_hosts)
@@ -141,7 +142,7 @@ def _leave_blazar(ctx, conf, name):
     what = 'lease %s of %s to be ACTIVE' % (lease['id'], pool[0])
     waiters.wait_until(what, started, timeout=LEASE_TIMEOUT)
     return ['a preemptible flavor, the enrolment of %s, an ACTIVE lease '
-            'of %s' % (host, pool[0])]
+            'of %s' % (host.hypervisor_hostname, pool[0])]
 
 
 def _compute_get(ctx, path):
@@ -151,22 +152,25 @@ def _compute_get(ctx, path):
 
 def _idle_unmanaged_host(ctx):
     """An up compute host in no aggregate, running nothing, that blazar
-    does not manage: one the suite may enrol and give back."""
+    does not manage: one the suite may enrol and give back (a
+    leases.Compute: its service host and its hypervisor hostname)."""
+    from conformance_tests.services.reservation import leases
     in_aggregates = set()
     for agg in ctx.aggregates_client.list_aggregates()['aggregates']:
         in_aggregates.update(agg['hosts'])
-    known = {h['hypervisor_hostname']
-             for h in ctx.hosts_client.list_hosts()['hosts']}
+    # Aggregates and blazar's service_name speak nova service hosts.
+    known = leases.managed_hosts(ctx.hosts_client.list_hosts()['hosts'])
     busy = {s.get('OS-EXT-SRV-ATTR:host') for s in (
         ctx.servers_client.list_servers(detail=True, all_tenants=True)[
             'servers'])}
     services = _compute_get(ctx, 'os-services?binary=nova-compute')[
         'services']
+    hypervisors = _compute_get(ctx, 'os-hypervisors/detail')['hypervisors']
     for service in sorted(services, key=lambda s: s['host']):
         host = service['host']
         if (service['state'] == 'up' and service['status'] == 'enabled'
                 and host not in in_aggregates | known | busy):
-            return host
+            return leases.computes(hypervisors, [host])[0]
     raise proof_errors.ProofError(
         'no idle compute host outside every aggregate for the proof to '
         'enrol in blazar')

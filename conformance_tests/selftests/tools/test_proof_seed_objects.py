@@ -23,6 +23,11 @@ class _Servers(object):
         return {'servers': self._servers}
 
     def get(self, path):
+        if path == 'os-hypervisors/detail':
+            # As libvirt names them: the node is not the service host.
+            return None, json.dumps({'hypervisors': [
+                {'hypervisor_hostname': s['host'] + '.vendor.example',
+                 'service': {'host': s['host']}} for s in self._services]})
         assert path == 'os-services?binary=nova-compute', path
         return None, json.dumps({'services': self._services})
 
@@ -39,7 +44,8 @@ def _ctx(aggregates=(), blazar_hosts=(), servers=(), services=()):
     ctx.aggregates_client = _Fake(list_aggregates={'aggregates': [
         {'name': n, 'hosts': h} for n, h in aggregates]})
     ctx.hosts_client = _Fake(list_hosts={'hosts': [
-        {'id': str(k), 'hypervisor_hostname': h}
+        {'id': str(k), 'hypervisor_hostname': h + '.vendor.example',
+         'service_name': h}
         for k, h in enumerate(blazar_hosts)]})
     ctx.servers_client = _Servers(
         [{'OS-EXT-SRV-ATTR:host': h} for h in servers], list(services))
@@ -56,8 +62,9 @@ class IdleHostTest(testtools.TestCase):
                              _service('host3', state='down'),
                              _service('host4', status='disabled'),
                              _service('vsphere-drs-1')])
-        self.assertEqual('vsphere-drs-1',
-                         seed_objects._idle_unmanaged_host(ctx))
+        # Both names: blazar enrols the hypervisor hostname.
+        self.assertEqual(('vsphere-drs-1', 'vsphere-drs-1.vendor.example'),
+                         tuple(seed_objects._idle_unmanaged_host(ctx)))
 
     def test_no_such_host_is_a_proof_error_naming_why(self):
         ctx = _ctx(aggregates=[('zone', ['host1'])],
