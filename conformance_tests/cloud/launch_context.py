@@ -4,9 +4,16 @@ Descriptors read ports, secrets and settings from it, reach keystone with
 its admin token, and leave what they learn for their tempest.conf
 fragment in ``outputs[<their name>]``: no descriptor keeps state of its
 own between calls.
+
+A catalog URL (``catalog_url``, ``identity_uri``) is what keystone's
+catalog, the services' configs and the client files hold: the service's
+own port, or, when the front door runs (it has a port in ``ports``), the
+front door's under the listener's prefix. ``url`` is always the
+service's own port (readiness, the launcher's direct looks).
 """
 
 from conformance_tests.cloud import catalog
+from conformance_tests.cloud import front_door
 from conformance_tests.cloud import services as services_mod
 from conformance_tests.common import ui
 
@@ -30,7 +37,19 @@ class LaunchContext(object):
         return 'http://%s:%d' % (self.host, self.ports[service][listener])
 
     def catalog_url(self, service, entry):
-        return self.url(service, entry.listener) + entry.path
+        prefix = self.front_door_prefix(service, entry.listener)
+        if prefix is None:
+            return self.url(service, entry.listener) + entry.path
+        # DevStack's form: http://host/image, http://host/compute/v2.1
+        return self.url(front_door.NAME, front_door.LISTENER) + prefix + (
+            '' if entry.path == '/' else entry.path)
+
+    def front_door_prefix(self, service, listener='api'):
+        """The prefix clients reach ``listener`` of ``service`` under, or
+        None when they reach its own port."""
+        if front_door.NAME not in self.ports:
+            return None
+        return front_door.prefix(self.descriptors, service, listener)
 
     @property
     def identity(self):

@@ -8,7 +8,8 @@ workdir. The launcher waits until each service answers, registers service
 users and the catalog through keystone's API as soon as keystone answers,
 lets each service do its one-time set-up, then writes the files clients
 need: a Tempest workspace with tempest.conf, accounts.yaml and
-clouds.yaml.
+clouds.yaml. With the ``front_door`` setting it first starts the front
+door (front_door.py), through which clients reach every API.
 """
 
 from concurrent import futures
@@ -22,6 +23,7 @@ import time
 
 from conformance_tests.cloud import catalog
 from conformance_tests.cloud import client_files
+from conformance_tests.cloud import front_door
 from conformance_tests.cloud import http
 from conformance_tests.cloud import launch_context
 from conformance_tests.cloud import mutants
@@ -33,7 +35,7 @@ from conformance_tests.cloud import zygote
 from conformance_tests.cloud.service_configs import SERVICE_PROJECT
 from conformance_tests.common import ui
 
-REGION = 'RegionOne'
+REGION = services_mod.CLOUD_SETTINGS['region']  # the default's
 STATE_FILE = 'state.json'
 DEFAULT_PORT_BASE = 18200
 
@@ -110,7 +112,13 @@ class EmbeddedCloud(object):
         self.settings = services_mod.resolve_settings(self.services,
                                                       settings)
         self.ports = services_mod.assign_ports(self.services, port_base)
+        if self.settings['front_door']:
+            front_door.assign_port(self.ports)
         self.processes = {}
+
+    @property
+    def region(self):
+        return self.settings['region']
 
     # -- paths ---------------------------------------------------------
     @property
@@ -165,7 +173,7 @@ class EmbeddedCloud(object):
         cloud_secrets.save(self.service_dir, secrets)
         ctx = launch_context.LaunchContext(
             self.services, self.host, self.service_dir, self.workspace,
-            self.ports, secrets, REGION, self.settings, self.say)
+            self.ports, secrets, self.region, self.settings, self.say)
         self.say('starting embedded cloud in %s%s' % (
             self.workdir, ' with mutant %s' % self.mutant
             if self.mutant else ''))
@@ -174,10 +182,17 @@ class EmbeddedCloud(object):
             if self.zygotes is None:
                 # Importing starts now, while the configs are written.
                 own = start_zygotes(os.path.join(self.workdir, 'zygotes'))
+            if front_door.NAME in self.ports:
+                # Up long before keystone, which registers through it.
+                self._spawn_front_door()
             configs = {s.name: s.write_config(ctx) for s in self.services}
             for process in process_names(self.services):
                 self._spawn(own or self.zygotes, process, ctx, configs)
             self._write_state()
+            if front_door.NAME in self.ports:
+                self._wait_answers(front_door.NAME, front_door.NAME, [
+                    ctx.url(front_door.NAME, front_door.LISTENER) + '/'],
+                    started)
             beside = None
             for service in self.services:
                 self._wait_ready(service, started)
@@ -199,9 +214,12 @@ class EmbeddedCloud(object):
         finally:
             if own:
                 own.close()  # what it forked runs on
-        self.say('cloud ready in %.1f s: %s' % (
+        self.say('cloud ready in %.1f s: %s%s' % (
             time.monotonic() - started, ', '.join(
-                '%s %s' % (s.name, ctx.url(s.name)) for s in self.services)))
+                '%s %s' % (s.name, ctx.url(s.name)) for s in self.services),
+            '; clients use the front door, %s (region %s)' % (
+                ctx.url(front_door.NAME), self.region)
+            if front_door.NAME in self.ports else ''))
 
     def _make_workspace(self):
         client_files.ensure_workspace(self.workdir, self.workspace)
@@ -210,7 +228,7 @@ class EmbeddedCloud(object):
         spec = {'process': process, 'host': self.host,
                 'ports': self.ports, 'configs': configs,
                 'workdir': self.service_dir, 'mutant': self.mutant,
-                'region': REGION, 'identity_uri': ctx.identity_uri,
+                'region': self.region, 'identity_uri': ctx.identity_uri,
                 'settings': self.settings,
                 'log_file': os.path.join(self.service_dir,
                                          '%s.log' % process)}
@@ -221,34 +239,50 @@ class EmbeddedCloud(object):
             process, spec_file,
             os.path.join(self.service_dir, '%s.out' % process))
 
+    def _spawn_front_door(self):
+        spec = {'host': self.host,
+                'port': self.ports[front_door.NAME][front_door.LISTENER],
+                'routes': front_door.routes(self.services, self.ports),
+                'log_file': os.path.join(self.service_dir,
+                                         '%s.log' % front_door.NAME)}
+        spec_file = os.path.join(self.service_dir,
+                                 '%s.json' % front_door.NAME)
+        with cloud_secrets.private_open(spec_file) as f:
+            json.dump(spec, f)
+        self.processes[front_door.NAME] = front_door.start(
+            spec_file, os.path.join(self.service_dir,
+                                    '%s.out' % front_door.NAME))
+
     def _wait_ready(self, service, started, timeout=120):
-        proc = self.processes[service.process]
-        for listener in service.listeners:
-            url = 'http://%s:%d%s' % (
+        self._wait_answers(service.name, service.process, [
+            'http://%s:%d%s' % (
                 self.host, self.ports[service.name][listener.name],
-                listener.ready_path)
+                listener.ready_path) for listener in service.listeners],
+            started, timeout)
+
+    def _wait_answers(self, name, process, urls, started, timeout=120):
+        proc = self.processes[process]
+        for url in urls:
             deadline = time.monotonic() + timeout
             while True:
                 if proc.poll() is not None:
                     raise CloudError(
                         '%s exited while starting; see %s' % (
-                            service.process, os.path.join(
-                                self.service_dir,
-                                '%s.out' % service.process)))
+                            process, os.path.join(
+                                self.service_dir, '%s.out' % process)))
                 if _answers(url):
                     break
                 if time.monotonic() > deadline:
                     raise CloudError(
                         '%s did not answer on %s within %d s; see %s' % (
-                            service.name, url, timeout, self.service_dir))
+                            name, url, timeout, self.service_dir))
                 time.sleep(0.1)
-        self.say('%s ready (%.1f s)' % (service.name,
-                                        time.monotonic() - started))
+        self.say('%s ready (%.1f s)' % (name, time.monotonic() - started))
 
     def _register(self, ctx):
         """Every other service's user and catalog entries, in keystone."""
         registrar = catalog.Registrar(ctx.identity_uri, ctx.admin_token(),
-                                      REGION)
+                                      self.region)
         project_id = registrar.project(SERVICE_PROJECT)
         for service in self.services:
             if service.provides_identity:
@@ -341,13 +375,15 @@ def _signal(pid, sig):
 
 
 def _is_our_service(pid):
-    """True if pid is alive and is one of our service processes."""
+    """True if pid is alive and is one of our service processes (or the
+    front door)."""
     try:
         with open('/proc/%d/cmdline' % pid, 'rb') as f:
             cmdline = f.read()
     except OSError:
         return False
-    return (b'conformance_tests.cloud.serve' in cmdline and
+    return ((b'conformance_tests.cloud.serve' in cmdline or
+             b'conformance_tests.cloud.front_door' in cmdline) and
             zygote.alive(pid))
 
 

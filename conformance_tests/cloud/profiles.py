@@ -9,6 +9,13 @@ with an `expect: {legacy-quota: ...}` entry and its signature).
 (cloud/mutants.py: `reference`): the small patches of upstream that do what
 a spec says where upstream does not. There every capability must pass,
 including those that are expected-fail on upstream.
+`vendor-like` is the default cloud dressed as a vendor's, so the suite's
+assumptions about a cloud it did not make are tried at home: every API
+under a DevStack path prefix on one port (`/identity`, `/compute/v2.1`,
+...: cloud/front_door.py), a region other than RegionOne, and hypervisor
+hostnames that are FQDNs unlike their nova service hosts (`host1` runs
+hypervisor `host1.vendor.example`), as libvirt reports them. It expects
+what the default profile expects.
 """
 
 PROFILES = {
@@ -16,6 +23,10 @@ PROFILES = {
     'legacy-quota': {'count_usage_from_placement': False},
     'spec-reference': {'count_usage_from_placement': True,
                        'spec_reference': True},
+    'vendor-like': {'count_usage_from_placement': True,
+                    'front_door': True,
+                    'region': 'VendorRegion-1',
+                    'hypervisor_domain': 'vendor.example'},
 }
 DEFAULT = 'default'
 

@@ -54,7 +54,9 @@ def serve_process(proc, descriptors):
         for listener, app in service.build(proc).items():
             wsgi_server.start(app, proc.host,
                               proc.port(service.name, listener),
-                              name='%s-%s' % (service.name, listener))
+                              name='%s-%s' % (service.name, listener),
+                              behind_front_door=bool(
+                                  proc.settings.get('front_door')))
 
 
 def _wait_for_sigterm():

@@ -5,6 +5,10 @@ placement run on SQLite, which answers concurrent writers with "database is
 locked", so serialising requests per service is what keeps the cloud honest
 rather than flaky. Access lines go to the service's log file, never to the
 terminal; they hold method, path and status only (no headers, so no tokens).
+
+Behind the front door (front_door.py, the ``front_door`` setting) a
+server mounts each request at the path prefix the front door names in
+X-Forwarded-Prefix, as uwsgi mounts an app where Apache proxies it.
 """
 
 import io
@@ -61,11 +65,23 @@ def dechunk(environ):
     environ['wsgi.input'] = body
 
 
-def _make(app, host, port, serialise=True):
+def mount_at_forwarded_prefix(environ):
+    """Make the prefix the front door stripped (X-Forwarded-Prefix) the
+    request's SCRIPT_NAME: the app then builds its links and version
+    documents under it. The header is used up, so no middleware of the
+    app applies it a second time."""
+    prefix = environ.pop('HTTP_X_FORWARDED_PREFIX', '').rstrip('/')
+    if prefix:
+        environ['SCRIPT_NAME'] = prefix + environ.get('SCRIPT_NAME', '')
+
+
+def _make(app, host, port, serialise=True, behind_front_door=False):
     lock = threading.Lock()
 
     def guarded(environ, start_response):
         dechunk(environ)
+        if behind_front_door:
+            mount_at_forwarded_prefix(environ)
         if not serialise:
             return app(environ, start_response)
         with lock:
@@ -78,10 +94,11 @@ def _make(app, host, port, serialise=True):
         handler_class=_QuietHandler)
 
 
-def start(app, host, port, name, serialise=True):
+def start(app, host, port, name, serialise=True, behind_front_door=False):
     """Bind host:port now (a taken port fails here, loudly) and serve
-    ``app`` from a daemon thread; the main thread owns signals."""
-    server = _make(app, host, port, serialise)
+    ``app`` from a daemon thread; the main thread owns signals.
+    ``behind_front_door``: honour the front door's X-Forwarded-Prefix."""
+    server = _make(app, host, port, serialise, behind_front_door)
     threading.Thread(target=server.serve_forever, kwargs={
         'poll_interval': 0.2}, daemon=True, name=name).start()
     return server

@@ -88,6 +88,14 @@ CLOUD_SETTINGS = {
     # Apply every service's spec references (mutants.reference), the
     # `spec-reference` profile.
     'spec_reference': False,
+    # The region of every endpoint: keystone's catalog, each service's
+    # config that names one, tempest.conf and clouds.yaml.
+    'region': 'RegionOne',
+    # Serve every API under its DevStack path prefix (a listener's
+    # `prefix`) on one more port, and register those URLs in the catalog,
+    # tempest.conf and clouds.yaml (cloud/front_door.py). Each service
+    # still answers on its own port too.
+    'front_door': False,
 }
 
 

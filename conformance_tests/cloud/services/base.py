@@ -20,12 +20,16 @@ Two sides call a descriptor:
 
 import collections
 
-# One socket a service serves: its name within the service, and the path
-# that answers (any HTTP status) once it is up.
-Listener = collections.namedtuple('Listener', 'name ready_path')
+# One socket a service serves: its name within the service, the path
+# that answers (any HTTP status) once it is up, and the path the front
+# door (cloud/front_door.py, the `front_door` setting) serves it under,
+# DevStack's for that service; None: not behind the front door.
+Listener = collections.namedtuple('Listener', 'name ready_path prefix',
+                                  defaults=(None,))
 
 # One entry in keystone's catalog: the service type, the listener it
-# points at, and the path appended to that listener's root URL.
+# points at, and the path appended to that listener's root URL (behind
+# the front door: to its prefix, a lone '/' dropped).
 CatalogEntry = collections.namedtuple('CatalogEntry',
                                       'type listener path')
 

@@ -13,10 +13,19 @@ other descriptors, through nova's hooks:
 Once every service answers, the launcher does what a blazar operator does
 once: it creates nova's ``freepool`` aggregate and enrols FREEPOOL_HOSTS
 through blazar's own host API. The other hosts stay unmanaged.
+
+Blazar's ``POST /os-hosts {"name": ...}`` takes the hypervisor hostname
+(blazar's docs; its host plugin searches nova's hypervisors by that name
+and adds the hypervisor's *service host* to the freepool aggregate), so
+the enrolment names each host's hypervisor (nova_service.
+hypervisor_hostname: ``pool1.vendor.example`` in the vendor-like
+profile), while tempest.conf's ``preemptible_hosts`` stays the nova service
+hosts, as its option says.
 """
 
 import os
 import time
+import urllib.parse
 
 from conformance_tests.cloud import http
 from conformance_tests.cloud import service_configs
@@ -55,7 +64,7 @@ class Blazar(base.Service):
     name = 'blazar'
     process = 'blazar'
     distribution = 'blazar'
-    listeners = (base.Listener(base.API, '/'),)
+    listeners = (base.Listener(base.API, '/', '/reservation'),)
     catalog = (base.CatalogEntry('reservation', base.API, '/v1'),)
     service_user = True
     # Blazar talks to nova and placement only when a host is enrolled or a
@@ -102,19 +111,22 @@ class Blazar(base.Service):
             headers=nova_service.SETUP_MICROVERSION)
         api = ctx.catalog_url(self.name, self.catalog[0])
         started = time.monotonic()
-        for host in FREEPOOL_HOSTS:
+        hypervisors = [nova_service.hypervisor_hostname(host, ctx.settings)
+                       for host in FREEPOOL_HOSTS]
+        for hypervisor in hypervisors:
             # An enrolment makes a trust, reads the hypervisor from nova,
             # adds a placement provider and the aggregate host: seconds.
-            http.request('POST', api + '/os-hosts', {'name': host},
+            http.request('POST', api + '/os-hosts', {'name': hypervisor},
                          token=token, headers=SETUP_HEADERS,
                          timeout=ENROL_TIMEOUT)
         ctx.say('blazar freepool: %s (enrolled in %.1f s)' % (
-            ', '.join(FREEPOOL_HOSTS), time.monotonic() - started))
+            ', '.join(hypervisors), time.monotonic() - started))
 
     def tempest_conf(self, ctx):
         return {
             'service_available': {'blazar': 'true'},
             'conformance': {
+                # nova service hosts, not hypervisor hostnames
                 'preemptible_hosts': ','.join(FREEPOOL_HOSTS),
                 'blazar_freepool': FREEPOOL,
             },
@@ -126,9 +138,20 @@ class Blazar(base.Service):
         return {base.API: app.build(proc, self.name)}
 
 
+def identity_location(identity_uri):
+    """blazar's [DEFAULT] os_auth_host, os_auth_port and os_auth_prefix
+    for keystone's v3 URL: blazar joins them into
+    ``http://host:port/prefix/v3`` itself (DevStack: prefix `identity`)."""
+    parts = urllib.parse.urlsplit(identity_uri)
+    path = parts.path.rstrip('/')
+    if not path.endswith('/v3'):
+        raise ValueError('%s is not a keystone v3 URL' % identity_uri)
+    return parts.hostname, parts.port, path[:-len('/v3')].strip('/')
+
+
 def blazar_conf(ctx):
     user = ctx.service_user('blazar')
-    keystone = ctx.ports[ctx.identity.name][base.API]
+    host, port, prefix = identity_location(ctx.identity_uri)
     workdir = ctx.service_dir
     return service_configs.write_ini(
         os.path.join(workdir, 'blazar', 'blazar.conf'), {
@@ -136,9 +159,9 @@ def blazar_conf(ctx):
                 'log_file': os.path.join(workdir, 'blazar.log'),
                 'debug': False,
                 'transport_url': 'fake://',
-                'os_auth_host': ctx.host,
-                'os_auth_port': keystone,
-                'os_auth_prefix': '',
+                'os_auth_host': host,
+                'os_auth_port': port,
+                'os_auth_prefix': prefix,
                 'os_auth_version': 'v3',
                 'os_region_name': ctx.region,
                 # The user blazar acts as on nova and holds the trusts.

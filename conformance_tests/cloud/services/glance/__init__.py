@@ -30,6 +30,7 @@ class Glance(base.Service):
     name = 'glance'
     process = 'glance'
     distribution = 'glance'
+    listeners = (base.Listener(base.API, '/', '/image'),)
     catalog = (base.CatalogEntry('image', base.API, '/'),)
     service_user = True
     depends_on = ('keystone',)
@@ -43,7 +44,9 @@ class Glance(base.Service):
                            ctx.service_user(self.name), ctx.url(self.name))
 
     def after_ready(self, ctx):
-        api = ctx.catalog_url(self.name, self.catalog[0]) + 'v2'
+        # 'http://h:p/' on its own port, 'http://h:p/image' behind the
+        # front door
+        api = ctx.catalog_url(self.name, self.catalog[0]).rstrip('/') + '/v2'
         token = ctx.admin_token()
         images = {}
         for option, name in IMAGES:

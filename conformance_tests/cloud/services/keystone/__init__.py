@@ -22,7 +22,7 @@ class Keystone(base.Service):
     process = 'keystone'
     distribution = 'keystone'
     provides_identity = True
-    listeners = (base.Listener(base.API, '/v3'),)
+    listeners = (base.Listener(base.API, '/v3', '/identity'),)
     # Registered by keystone's own bootstrap, not by the launcher.
     catalog = (base.CatalogEntry('identity', base.API, '/v3'),)
     imports = ('keystone.server.flask.application', 'keystone.cmd.bootstrap',

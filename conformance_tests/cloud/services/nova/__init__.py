@@ -19,6 +19,15 @@ Hooks nova offers the other descriptors:
   senlin's DRS host). ``destroy_seconds`` is how long the host's
   hypervisor takes to destroy a server (fake_compute.py: the fake driver
   takes none, a real one seconds); absent, 0.
+
+Every compute's hypervisor hostname (its nodename, and the name of its
+placement resource provider) is its service host, as nova's fake driver
+has it, unless the ``hypervisor_domain`` setting names a domain: then
+it is ``<host>.<domain>``, as libvirt reports a vendor's computes
+(``hypervisor_hostname()``; fake_compute.py gives each compute its own).
+Aggregates and zones take service hosts; what names a hypervisor (a
+blazar enrolment, tempest.conf's ``senlin_drs_hypervisor``) takes the
+hypervisor hostname.
 """
 
 import json
@@ -50,7 +59,7 @@ class Nova(base.Service):
     name = 'nova'
     process = 'nova'
     distribution = 'nova'
-    listeners = (base.Listener(base.API, '/'),
+    listeners = (base.Listener(base.API, '/', '/compute'),
                  # cell outages; answers 401 without the control token
                  base.Listener(CONTROL, '/cells'))
     catalog = (base.CatalogEntry('compute', base.API, '/v2.1'),)
@@ -70,8 +79,11 @@ class Nova(base.Service):
     }
     # zone_computes: hosts in the anti-affinity zone (`cloud up
     # --computes N`, layout.py); the default is today's three.
+    # hypervisor_domain: '' (hypervisor hostname = service host) or the
+    # domain of every compute's FQDN hypervisor hostname.
     settings = {'count_usage_from_placement': True,
-                'zone_computes': layout.DEFAULT_ZONE_COMPUTES}
+                'zone_computes': layout.DEFAULT_ZONE_COMPUTES,
+                'hypervisor_domain': ''}
 
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):
@@ -176,6 +188,9 @@ def nova_config(ctx):
         'placement': dict(service_configs.service_auth(
             ctx.identity_uri, user), region_name=ctx.region,
             valid_interfaces='public'),
+        # nova finds glance in the catalog too, in the cloud's region
+        # (glance's contribution says which interface)
+        'glance': {'region_name': ctx.region},
         'quota': dict({'count_usage_from_placement': ctx.settings[
             'count_usage_from_placement']}, **zone_quota(
                 ctx.settings['zone_computes'])),
@@ -198,13 +213,25 @@ def nova_config(ctx):
                 mine[option] = value
     # the layout's hosts; apart, the computes other services contribute
     # (in no zone: blazar's freepool hosts, senlin's DRS host)
+    computes = [list(c) for c in layout.hosts(ctx.settings['zone_computes'])]
+    extra = [list(c) for cs in ctx.contributions(EXTRA_COMPUTES) for c in cs]
     return {'flags': flags,
-            'computes': [list(c) for c in layout.hosts(
-                ctx.settings['zone_computes'])],
+            'computes': computes,
             'imports': [m for ms in ctx.contributions(NOVA_IMPORTS)
                         for m in ms],
-            'extra_computes': [list(c) for cs in ctx.contributions(
-                EXTRA_COMPUTES) for c in cs]}
+            'extra_computes': extra,
+            # a hypervisor hostname other than its service host, by host
+            'nodenames': {
+                c[0]: hypervisor_hostname(c[0], ctx.settings)
+                for c in computes + extra
+                if hypervisor_hostname(c[0], ctx.settings) != c[0]}}
+
+
+def hypervisor_hostname(host, settings):
+    """The hypervisor hostname of compute service host ``host``: its
+    nodename, the name of its placement provider, what blazar enrols."""
+    domain = settings.get('hypervisor_domain')
+    return '%s.%s' % (host, domain) if domain else host
 
 
 def zone_quota(zone_computes):

@@ -161,13 +161,19 @@ class NovaCloud(object):
         # the computes other services contribute (blazar's freepool hosts,
         # with their hypervisors' destroy time; senlin's DRS host).
         for host, cell in self.config.get('computes', layout.HOSTS):
-            h._start_compute(host, cell_name=cell)
+            self._start_compute(host, cell)
         for host, cell, destroy_seconds in (
                 _extra_compute(c)
                 for c in self.config.get('extra_computes', ())):
-            compute = h._start_compute(host, cell_name=cell)
+            compute = self._start_compute(host, cell)
             fake_compute.give_destroy_time(
                 compute.manager.driver, destroy_seconds)
+
+    def _start_compute(self, host, cell):
+        # Its hypervisor hostname, where it is not the service host.
+        with fake_compute.nodename(
+                self.config.get('nodenames', {}).get(host)):
+            return self.harness._start_compute(host, cell_name=cell)
 
     def api_app(self):
         from paste import deploy

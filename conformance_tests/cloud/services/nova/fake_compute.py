@@ -1,4 +1,5 @@
-"""How long the embedded cloud's fake hypervisors take to destroy a server.
+"""The embedded cloud's fake hypervisors: how long they take to destroy a
+server, and the hypervisor hostname they report.
 
 nova's fake virt driver destroys a server the instant the compute asks; a
 real hypervisor takes seconds (a libvirt guest is powered off, its disks,
@@ -14,8 +15,16 @@ before the server is marked deleted) sleeps that long first, on the
 compute's own worker thread, as the hypervisor's work would. Nothing else
 of the driver changes, and nova's code is not touched: only the one
 driver object of that host.
+
+A compute may also be started with a hypervisor hostname of its own
+(``nodename``): nova's fake driver reports one node named after its
+service host (``FakeDriver.init_host``), where libvirt reports the
+machine's hostname, often an FQDN (``host1.vendor.example`` for service
+host ``host1``). Nova names the compute node, and placement its
+resource provider, after what the driver reports.
 """
 
+import contextlib
 import functools
 import time
 
@@ -35,3 +44,30 @@ def give_destroy_time(driver, seconds):
     driver.destroy = timed_destroy
     driver.conformance_destroy_seconds = seconds
     return driver
+
+
+@contextlib.contextmanager
+def nodename(name):
+    """While a compute starts in this block, its fake driver reports the
+    one node ``name`` instead of its service host (None: as it is).
+
+    The driver sets its nodes in ``init_host`` (``_set_nodes``, what nova's
+    own tests use to name nodes), which the compute manager calls as the
+    service starts and before the resource tracker first reads the nodes;
+    computes start one at a time, so the class is patched for the start
+    only."""
+    if not name:
+        yield
+        return
+    from nova.virt import fake
+    init_host = fake.FakeDriver.init_host
+
+    def init_named_host(self, host):
+        init_host(self, host)
+        self._set_nodes([name])
+
+    fake.FakeDriver.init_host = init_named_host
+    try:
+        yield
+    finally:
+        fake.FakeDriver.init_host = init_host

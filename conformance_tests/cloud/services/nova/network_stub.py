@@ -19,6 +19,7 @@ class NetworkStub(base.Service):
 
     name = 'network-stub'
     process = 'nova'
+    listeners = (base.Listener(base.API, '/', '/networking'),)
     catalog = (base.CatalogEntry('network', base.API, '/'),)
     depends_on = ('keystone',)
 

@@ -20,6 +20,7 @@ class Placement(base.Service):
     name = 'placement'
     process = 'placement'
     distribution = 'openstack-placement'
+    listeners = (base.Listener(base.API, '/', '/placement'),)
     catalog = (base.CatalogEntry('placement', base.API, '/'),)
     service_user = True
     depends_on = ('keystone',)

@@ -12,8 +12,10 @@ on any cloud.
 It contributes one compute to nova: a host whose hypervisor hostname
 contains ``drs``, for the affinity policy's vSphere DRS extension. The
 host is in no aggregate (so in nova's default zone, never in seed 000's
-or 001's zones) and its name goes to tempest.conf as
-``[conformance] senlin_drs_hypervisor``.
+or 001's zones) and its hypervisor hostname (the service host, or its
+FQDN under the ``hypervisor_domain`` setting) goes to tempest.conf as
+``[conformance] senlin_drs_hypervisor``; senlin places the servers on
+that hypervisor's service host.
 """
 
 import os
@@ -24,7 +26,8 @@ from conformance_tests.cloud.services import base
 from conformance_tests.cloud.services import nova as nova_service
 
 # A fake compute named so: the DRS extension looks for "drs" in the
-# hypervisor hostname, which nova's fake driver takes from the host name.
+# hypervisor hostname, which nova's fake driver takes from the host name
+# (nova_service.hypervisor_hostname: with a domain, still has "drs").
 DRS_HOST = 'vsphere-drs-1'
 DRS_CELL = 'cell1'
 # Seconds senlin waits for a server to go ACTIVE: nova's fake driver
@@ -36,6 +39,7 @@ class Senlin(base.Service):
     name = 'senlin'
     process = 'senlin'
     distribution = 'senlin'
+    listeners = (base.Listener(base.API, '/', '/cluster'),)
     catalog = (base.CatalogEntry('clustering', base.API, '/'),)
     service_user = True
     depends_on = ('keystone', 'glance', 'nova')
@@ -59,8 +63,11 @@ class Senlin(base.Service):
                            ctx.service_user(self.name), ctx.region)
 
     def tempest_conf(self, ctx):
+        # a hypervisor hostname, not a service host
         return {'service_available': {'senlin': 'true'},
-                'conformance': {'senlin_drs_hypervisor': DRS_HOST}}
+                'conformance': {
+                    'senlin_drs_hypervisor': nova_service.hypervisor_hostname(
+                        DRS_HOST, ctx.settings)}}
 
     # -- service-process side ----------------------------------------------
     def prepare_process(self):

@@ -24,6 +24,7 @@ class OrchestrationStub(base.Service):
 
     name = 'orchestration-stub'
     process = 'senlin'
+    listeners = (base.Listener(base.API, '/', '/heat-api'),)
     catalog = (base.CatalogEntry('orchestration', base.API,
                                  '/v1/$(project_id)s'),)
     depends_on = ('keystone',)
