@@ -36,7 +36,10 @@ def _cloud_options(parser):
                         choices=profiles.names(),
                         help='how the embedded cloud is configured '
                              '(default: %(default)s; legacy-quota: nova '
-                             'counts quota from the cells)')
+                             'counts quota from the cells; spec-reference: '
+                             'upstream patched to the specs; vendor-like: '
+                             'FQDN hypervisors, path-prefixed endpoints on '
+                             'one port, another region)')
 
 
 def build_parser():
