@@ -82,4 +82,13 @@ ConformanceGroup = [
                      'API types such as clustering), admin, microversion. '
                      'A capability not applicable for want of one of them '
                      'is then reported as a failure.'),
+    cfg.IntOpt('anti_affinity_zone_hosts', default=0, min=0,
+               help='How many available compute hosts anti_affinity_zone '
+                    'has. The scheduling scenarios fill the zone by this '
+                    'count: with admin credentials they list its hosts '
+                    '(GET /os-availability-zone/detail, admin only) and, '
+                    'when this is set, check that it agrees; a project '
+                    'member cannot list them, so a member-only run needs '
+                    'it. 0: not given (member-only runs then skip those '
+                    'scenarios and say to set it).'),
 ]

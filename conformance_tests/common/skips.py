@@ -27,3 +27,44 @@ def skip_if(cls, reason):
 def require_service(cls, conf, service, to_run):
     """Skip ``cls`` unless [service_available] ``service`` is true."""
     skip_if(cls, unavailable(conf, service, to_run))
+
+
+# What only an admin can do, for an account that is not one (a vendor's
+# project member). report/applicability.py reads "needs admin: <call>"
+# as not-applicable, with the call as the reason; the reason ends at the
+# first '.' or ';', so a call is named without them.
+NEEDS_ADMIN = 'needs admin: %s'
+_ADMIN_ONLY = 'conformance_admin_only'
+
+
+def needs_admin(call):
+    """The skip message of something only an admin can do: "needs admin:
+    <call>", ``call`` naming the API call ("GET /os-hypervisors")."""
+    if '.' in call or ';' in call:
+        raise ValueError('%r: a call named for "needs admin" holds no '
+                         '"." or ";" (the report\'s reason ends there)' %
+                         call)
+    return NEEDS_ADMIN % call
+
+
+def admin_only(call):
+    """Decorator: the test needs admin for ``call``, in a class that
+    otherwise runs as a project member. Without admin it is skipped with
+    needs_admin(call) (see admin_only_reason); its idempotent id and
+    other decorators are untouched."""
+    needs_admin(call)  # refuse a bad name when the module is imported
+
+    def mark(test):
+        setattr(test, _ADMIN_ONLY, call)
+        return test
+    return mark
+
+
+def admin_only_reason(test_case, has_admin):
+    """needs_admin(call) when ``test_case`` runs a test marked
+    admin_only(call) and ``has_admin`` is false, else None."""
+    if has_admin:
+        return None
+    method = getattr(test_case, test_case._testMethodName, None)
+    call = getattr(method, _ADMIN_ONLY, None)
+    return needs_admin(call) if call else None

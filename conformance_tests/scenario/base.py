@@ -1,10 +1,13 @@
-"""What the scenarios share: booting, settling and removing servers."""
+"""What the scenarios share: booting, settling and removing servers, and
+running as a project member when the account has no admin."""
 
 import re
 
+from tempest.common import credentials_factory
 from tempest import config
 from tempest.lib.common import api_version_utils
 from tempest.lib.common.utils import data_utils
+from tempest.lib import exceptions as lib_exc
 from tempest import test
 
 from conformance_tests.common import faults
@@ -29,8 +32,12 @@ class _ServerRemoval(object):
 
 
 class ServersMixin(object):
-    """Needs ``self.servers`` (a Tempest servers client) and an admin
-    servers client as ``self.admin_servers`` to read hosts."""
+    """Needs ``self.servers`` (a Tempest servers client) and, to read
+    hosts, an admin servers client as ``self.admin_servers`` (None when
+    the class runs as a project member: servers are then read as their
+    project's user sees them, with ``hostId`` and no host name)."""
+
+    admin_servers = None
 
     def name(self, what):
         return data_utils.rand_name(
@@ -97,15 +104,55 @@ class ServersMixin(object):
 
     def settle(self, server_id):
         """Wait until the server is ACTIVE or ERROR; return its record
-        as an admin sees it (with its host)."""
-        return waiters.wait_for_server_settled(self.admin_servers, server_id)
+        as an admin sees it (with its host), or as a member, its project's
+        user, sees it (``hostId``, no host name) when there is no admin."""
+        return waiters.wait_for_server_settled(
+            self.admin_servers or self.servers, server_id)
 
     def wait_for(self, what, check):
         return waiters.wait_until(what, check)
 
     def zone_hosts(self, zone):
+        """Hosts of ``zone`` whose nova-compute is available (admin)."""
         return zones.available_hosts(
             self.os_admin.availability_zone_client, zone)
+
+    def anti_affinity_zone_size(self):
+        """(H, hosts) of [conformance] anti_affinity_zone: H its available
+        compute hosts, ``hosts`` their names, None without admin.
+
+        An admin lists them (GET /os-availability-zone/detail); when
+        [conformance] anti_affinity_zone_hosts is set too it must agree.
+        A member cannot list a zone's hosts: H is then that option, and
+        the zone must be listed as available (GET /os-availability-zone,
+        open to every user). Either way a zone that cannot be used is
+        InvalidConfiguration, an error of the run, never a verdict.
+        """
+        zone = CONF.conformance.anti_affinity_zone
+        configured = CONF.conformance.anti_affinity_zone_hosts
+        if self.has_admin:
+            hosts = self.zone_hosts(zone)
+            if not hosts:
+                raise lib_exc.InvalidConfiguration(
+                    '[conformance] anti_affinity_zone %s has no available '
+                    'nova-compute host' % zone)
+            if configured and configured != len(hosts):
+                raise lib_exc.InvalidConfiguration(
+                    '[conformance] anti_affinity_zone_hosts = %d, but zone '
+                    '%s has %d available compute hosts: %s' % (
+                        configured, zone, len(hosts), ', '.join(hosts)))
+            return len(hosts), hosts
+        listed = self.os_primary.availability_zone_client.\
+            list_availability_zones()['availabilityZoneInfo']
+        if not any(z['zoneName'] == zone and
+                   (z.get('zoneState') or {}).get('available')
+                   for z in listed):
+            raise lib_exc.InvalidConfiguration(
+                '[conformance] anti_affinity_zone %s is not an available '
+                'zone (GET /os-availability-zone lists %s)' % (
+                    zone, ', '.join(sorted(z['zoneName'] for z in listed))
+                    or 'none'))
+        return configured, None
 
 
 class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
@@ -139,9 +186,31 @@ class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
     max_microversion = None
     # Ends the nova skip message: "... = true to run <runs>".
     runs = 'the compute conformance tests'
+    # Without admin credentials (a vendor's member account): a class
+    # whose member_credentials() is a list runs with those credentials
+    # instead (has_admin False, os_admin, admin_servers, admin_raw None;
+    # a test that needs admin for one call is marked
+    # @skips.admin_only(call) and skips alone, before its setUp makes
+    # anything); any other class skips, with skips.needs_admin(
+    # needs_admin) when it names the admin call it cannot do without, or
+    # with Tempest's own "Missing Identity Admin API credentials".
+    needs_admin = None
+    has_admin = True
+
+    @classmethod
+    def member_credentials(cls):
+        """Credentials to run with when there is no admin, or None: the
+        class needs admin."""
+        return None
 
     @classmethod
     def skip_checks(cls):
+        # A missing service first: it is the more basic reason, and a
+        # cloud without it is not-applicable for want of it.
+        skips.skip_if(cls, cls.service_skip_reason())
+        # Before Tempest's own checks: they skip a class whose credentials
+        # ask for admin when the configuration has none.
+        cls.use_member_credentials_without_admin()
         super().skip_checks()
         skips.require_service(cls, CONF, 'nova', cls.runs)
         reason = (cls.config_skip_reason()
@@ -149,6 +218,29 @@ class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
         if not reason and cls.is_serial_execution_requested():
             reason = cls.disruption_skip_reason()
         skips.skip_if(cls, reason)
+
+    @classmethod
+    def use_member_credentials_without_admin(cls):
+        """Set ``has_admin``; without admin, switch to the class's member
+        credentials, or skip saying what needs admin (nova's absence is
+        said first: it is the better reason)."""
+        cls.has_admin = credentials_factory.is_admin_available(
+            identity_version=cls.get_identity_version())
+        if cls.has_admin:
+            return
+        member = cls.member_credentials()
+        if member is not None:
+            cls.credentials = list(member)
+            return
+        skips.require_service(cls, CONF, 'nova', cls.runs)
+        if cls.needs_admin:
+            raise cls.skipException(skips.needs_admin(cls.needs_admin))
+
+    @classmethod
+    def service_skip_reason(cls):
+        """Why a service the class needs is not available, or None;
+        checked before anything else."""
+        return skips.unavailable(CONF, 'nova', cls.runs)
 
     @classmethod
     def config_skip_reason(cls):
@@ -165,9 +257,13 @@ class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
     def setup_clients(cls):
         super().setup_clients()
         cls.servers = cls.os_primary.servers_client
-        cls.admin_servers = cls.os_admin.servers_client
         cls.raw = cls.os_primary.conformance_compute_v2.RawComputeClient()
-        cls.admin_raw = cls.os_admin.conformance_compute_v2.RawComputeClient()
+        if cls.has_admin:
+            cls.admin_servers = cls.os_admin.servers_client
+            cls.admin_raw = (
+                cls.os_admin.conformance_compute_v2.RawComputeClient())
+        else:
+            cls.os_admin = cls.admin_servers = cls.admin_raw = None
 
     @classmethod
     def resource_setup(cls):
@@ -176,3 +272,11 @@ class ComputeScenarioTest(api_version_utils.BaseMicroversionTest,
             cls, CONF)
         cls.setup_api_microversion_fixture(
             compute_microversion=cls.request_microversion)
+
+    def setUp(self):
+        super().setUp()
+        # A test marked @skips.admin_only(call), as a member: skipped
+        # before the subclass's setUp makes anything for it.
+        reason = skips.admin_only_reason(self, self.has_admin)
+        if reason:
+            self.skipTest(reason)

@@ -30,6 +30,9 @@ class DownCellViewsTest(base.ComputeScenarioTest):
     @serial: no other test class runs while the cell is down.
     """
 
+    needs_admin = ('GET /os-services (a down cell\'s computes) and GET '
+                   '/os-availability-zone/detail (the hosts of '
+                   'cell_down_zone)')
     # Both are sent: the boundary is the rule.
     min_microversion = BEFORE
     max_microversion = PARTIAL

@@ -76,6 +76,11 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
     runs = SEED
 
     @classmethod
+    def service_skip_reason(cls):
+        return (super().service_skip_reason()
+                or skips.unavailable(CONF, 'blazar', SEED))
+
+    @classmethod
     def config_skip_reason(cls):
         return skip_reason(CONF)
 

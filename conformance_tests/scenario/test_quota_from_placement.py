@@ -8,6 +8,17 @@ usage disappear. [conformance] quota_usage_from_placement says which mode
 the cloud claims; tests of what only the placement mode promises skip
 when it claims the legacy mode, and the cell-outage test runs in both
 (in the legacy mode it is expected to fail: that is the spec's point).
+
+As a project member (no admin credentials) the usage rules are read the
+way the project's own users read them: GET /limits, GET
+/os-quota-sets/{own project}/detail and placement's GET /usages of the
+own project (placement's default policy lets a project reader see its
+project's usage). The second user of the project is Tempest's alt account
+acting in it through a keystone trust (common/trusts.py), and the
+unscheduled server is the one beyond the room of an anti-affinity group
+in [conformance] anti_affinity_zone (an admin uses a flavor no host can
+hold). Setting quotas (the per-user limit, the cell outage's limits)
+needs admin; those tests say so.
 """
 
 from tempest.common import credentials_factory
@@ -18,6 +29,8 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import faults
+from conformance_tests.common import skips
+from conformance_tests.common import trusts
 from conformance_tests.scenario import base
 
 CONF = config.CONF
@@ -27,6 +40,11 @@ PLACEMENT_MODE_ONLY = (
     'the cloud claims legacy quota counting ([conformance] '
     'quota_usage_from_placement = false); this seed-001 rule holds only '
     'with [quota] count_usage_from_placement = True')
+NO_UNSCHEDULED_SERVER = (
+    'set [conformance] anti_affinity_zone and anti_affinity_zone_hosts: '
+    'without admin credentials the unscheduled server is the one beyond '
+    'the room of an anti-affinity group in that zone (an admin makes a '
+    'flavor no host can hold instead)')
 
 
 class QuotaTestBase(base.ComputeScenarioTest):
@@ -36,8 +54,12 @@ class QuotaTestBase(base.ComputeScenarioTest):
     @classmethod
     def setup_clients(cls):
         super().setup_clients()
-        cls.quotas = cls.os_admin.quotas_client
-        cls.placement = cls.os_admin.conformance_placement_v1.UsagesClient()
+        cls.quotas = cls.os_admin.quotas_client if cls.has_admin else None
+        # Placement /usages as an admin reads them, or as the project's
+        # own user (a project reader, by placement's default policy).
+        cls.placement = (cls.os_admin or cls.os_primary).\
+            conformance_placement_v1.UsagesClient()
+        cls.flavors = cls.os_primary.flavors_client
 
     @classmethod
     def resource_setup(cls):
@@ -51,10 +73,41 @@ class QuotaTestBase(base.ComputeScenarioTest):
                         self.quotas.delete_quota_set, self.project_id)
 
     def quota_detail(self, user_id=None):
+        """os-quota-sets detail of the project (or of a user of it): read
+        by the admin, or by the project's own user (nova's default
+        policy: a reader of the project)."""
         url = '/os-quota-sets/%s/detail' % self.project_id
         if user_id:
             url += '?user_id=%s' % user_id
-        return self.admin_raw.get(url, MICROVERSION)['quota_set']
+        if self.has_admin:
+            return self.admin_raw.get(url, MICROVERSION)['quota_set']
+        status, body = self.raw.call('GET', url, MICROVERSION)
+        if status == 403:
+            self.skipTest(skips.needs_admin(
+                'GET /os-quota-sets/{project_id}/detail (this cloud\'s '
+                'policy refuses it to a member of the project)'))
+        if status != 200:
+            raise AssertionError('GET %s at %s -> %s %s' % (
+                url, MICROVERSION, status, str(body)[:300]))
+        return body['quota_set']
+
+    def placement_usages(self, user_id=None):
+        """Placement's /usages of the project (or of a user of it)."""
+        try:
+            return self.placement.usages(self.project_id, user_id)
+        except lib_exc.Forbidden:
+            if self.has_admin:
+                raise
+            self.skipTest(skips.needs_admin(
+                'GET /usages (placement\'s policy refuses it to a reader '
+                'of the project)'))
+
+    def flavor(self, flavor_id):
+        """A flavor as the project's user sees it (shown once per test)."""
+        cache = self.__dict__.setdefault('_flavors', {})
+        if flavor_id not in cache:
+            cache[flavor_id] = self.flavors.show_flavor(flavor_id)['flavor']
+        return cache[flavor_id]
 
     def limits_used(self):
         absolute = self.raw.get('/limits', MICROVERSION)['limits'][
@@ -74,13 +127,28 @@ class QuotaTestBase(base.ComputeScenarioTest):
 
 
 class QuotaUsageTest(QuotaTestBase):
-    """Two users of one project, servers of different flavors."""
+    """Two users of one project, servers of different flavors.
+
+    Runs as a project member too: the second user is then the alt
+    account, trusted with the primary's roles in its project."""
+
+    @classmethod
+    def member_credentials(cls):
+        if CONF.identity_feature_enabled.trust:
+            return ['primary', 'alt']
+        return ['primary']
 
     @classmethod
     def resource_setup(cls):
         super().resource_setup()
-        cls.os_user_b, cls.user_b = cls._second_user()
-        cls.big_flavor = cls._unschedulable_flavor()
+        cls.big_flavor = None
+        if cls.has_admin:
+            cls.b_servers, cls.user_b = cls._second_user()
+            cls.big_flavor = cls._unschedulable_flavor()
+        elif CONF.identity_feature_enabled.trust:
+            cls.b_servers, cls.user_b = cls._trustee()
+        else:
+            cls.b_servers = cls.user_b = None
 
     @classmethod
     def _second_user(cls):
@@ -104,7 +172,17 @@ class QuotaUsageTest(QuotaTestBase):
             username=name, password=password, project_id=creds.project_id,
             user_domain_id=creds.user_domain_id,
             project_domain_id=creds.project_domain_id)
-        return cls.client_manager(credentials=b_creds), user['id']
+        return (cls.client_manager(credentials=b_creds).servers_client,
+                user['id'])
+
+    @classmethod
+    def _trustee(cls):
+        """The alt account, acting in the primary's project through a
+        trust: a second user of the project that no admin had to make."""
+        provider = trusts.delegate(cls.os_primary, cls.os_alt,
+                                   cls.addClassResourceCleanup)
+        return (trusts.with_auth(cls.os_alt.servers_client, provider),
+                cls.os_alt.credentials.user_id)
 
     @classmethod
     def _unschedulable_flavor(cls):
@@ -120,11 +198,26 @@ class QuotaUsageTest(QuotaTestBase):
 
     def setUp(self):
         super().setUp()
+        self.servers_by_user = {self.user_a: []}
+        if self.user_b:
+            self.servers_by_user[self.user_b] = []
+        # What made the unscheduled server, for the messages; None: none
+        # was made (the unscheduled-server test skips).
+        self.unscheduled = None
+        if self.has_admin:
+            self._boot_with_admin()
+        else:
+            self._boot_as_member()
+
+    def _settle_all(self, booted):
+        for user, flavor, server_id in booted:
+            self.servers_by_user[user].append(
+                (self.settle(server_id), flavor))
+
+    def _boot_with_admin(self):
         # Unlimited cores and RAM so the unschedulable flavor passes the
         # quota check and fails in the scheduler, as the rule needs.
         self.set_project_quota(instances=10, cores=-1, ram=-1)
-        b_servers = self.os_user_b.servers_client
-        self.servers_by_user = {self.user_a: [], self.user_b: []}
         # All four boots are asked for before any is waited for: usage
         # counts servers whatever order they settle in, so the rule needs
         # no serialising, and the boots overlap in the cloud.
@@ -135,10 +228,93 @@ class QuotaUsageTest(QuotaTestBase):
                       (self.user_a, self.servers,
                        CONF.compute.flavor_ref_alt),
                       (self.user_a, self.servers, self.big_flavor['id']),
-                      (self.user_b, b_servers, CONF.compute.flavor_ref))]
-        for user, flavor, server_id in booted:
-            self.servers_by_user[user].append(
-                (self.settle(server_id), flavor))
+                      (self.user_b, self.b_servers,
+                       CONF.compute.flavor_ref))]
+        self._settle_all(booted)
+        self.unscheduled = 'the server of flavor %s (%d MB)' % (
+            self.big_flavor['name'], self.big_flavor['ram'])
+
+    def _boot_as_member(self):
+        """The project's quota as it is (a member cannot change it). User
+        A's servers of two flavors, user B's one; the unscheduled server
+        is user A's beyond the room of an anti-affinity group: the
+        group's first H servers (one per host of the zone's H) go
+        ACTIVE, the next has no valid host."""
+        zone = CONF.conformance.anti_affinity_zone
+        size = 0
+        if zone and CONF.conformance.anti_affinity_zone_hosts:
+            size, _ = self.anti_affinity_zone_size()
+        a_flavors = [CONF.compute.flavor_ref, CONF.compute.flavor_ref_alt]
+        a_flavors += [CONF.compute.flavor_ref] * (size - len(a_flavors))
+        # User A's first ``size`` servers fill the group, one per host.
+        in_group = a_flavors[:size]
+        plain = [(self.user_a, self.servers, f) for f in a_flavors[size:]]
+        if self.user_b:
+            plain.append((self.user_b, self.b_servers,
+                          CONF.compute.flavor_ref))
+        beyond_flavor = [CONF.compute.flavor_ref] if size else []
+        self._skip_unless_quota_room(
+            in_group + [f for _, _, f in plain] + beyond_flavor)
+        # The servers outside the group are asked for at once. The
+        # group's are placed one after another: boots racing for a
+        # group's last room may lose (seed 000's overflow rule allows
+        # it), and these must not.
+        booted = [(user, flavor, self.boot(servers_client=client,
+                                           flavor=flavor))
+                  for user, client, flavor in plain]
+        if size:
+            group = self.os_primary.server_groups_client.create_server_group(
+                name=self.name('sg'), policy='anti-affinity')['server_group']
+            self.addCleanup(
+                test_utils.call_and_ignore_notfound_exc,
+                self.os_primary.server_groups_client.delete_server_group,
+                group['id'])
+            for n, flavor in enumerate(in_group + beyond_flavor):
+                server = self.settle(self.boot(zone=zone, group=group,
+                                               flavor=flavor))
+                self.servers_by_user[self.user_a].append((server, flavor))
+                if n < size and server['status'] != 'ACTIVE':
+                    raise lib_exc.InvalidConfiguration(
+                        'server %d of an anti-affinity group went %s, but '
+                        '%d fit on the %d hosts of zone %s ([conformance] '
+                        'anti_affinity_zone_hosts): %s' % (
+                            n + 1, server['status'], size, size, zone,
+                            server.get('fault')))
+            if server['status'] != 'ERROR':
+                raise lib_exc.InvalidConfiguration(
+                    'server %d of an anti-affinity group in zone %s, of %d '
+                    'hosts ([conformance] anti_affinity_zone_hosts), went '
+                    '%s: the zone has more hosts than configured, or '
+                    'anti-affinity (seed 000) does not hold' % (
+                        size + 1, zone, size, server['status']))
+            self.unscheduled = (
+                'server %s, beyond the room of an anti-affinity group in '
+                'zone %s (%d MB)' % (server['id'], zone, self.flavor(
+                    CONF.compute.flavor_ref)['ram']))
+        self._settle_all(booted)
+
+    def _skip_unless_quota_room(self, flavor_ids):
+        """A member cannot raise the project's quota: skip, naming what to
+        raise, unless GET /limits leaves room for these boots."""
+        absolute = self.raw.get('/limits', MICROVERSION)['limits'][
+            'absolute']
+        needed = {'instances': len(flavor_ids),
+                  'cores': sum(self.flavor(f)['vcpus'] for f in flavor_ids),
+                  'ram': sum(self.flavor(f)['ram'] for f in flavor_ids)}
+        short = []
+        for what, limit, used in (
+                ('instances', 'maxTotalInstances', 'totalInstancesUsed'),
+                ('cores', 'maxTotalCores', 'totalCoresUsed'),
+                ('ram', 'maxTotalRAMSize', 'totalRAMUsed')):
+            room = absolute[limit] - absolute[used]
+            if absolute[limit] >= 0 and room < needed[what]:
+                short.append('%s: %d free, %d needed' % (
+                    what, room, needed[what]))
+        if short:
+            self.skipTest(
+                'raise the quota of the test accounts\' projects (%s): '
+                'without admin credentials the test boots within the '
+                'project\'s quota as it is' % ', '.join(short))
 
     def _expected(self, user_id=None):
         """Usage the rule predicts, from the servers and their flavors."""
@@ -148,8 +324,7 @@ class QuotaUsageTest(QuotaTestBase):
         for server, flavor_id in booted:
             if server['status'] != 'ACTIVE':
                 continue  # unscheduled: no allocation in placement
-            flavor = self.os_admin.flavors_client.show_flavor(
-                flavor_id)['flavor']
+            flavor = self.flavor(flavor_id)
             cores += flavor['vcpus']
             ram += flavor['ram']
         return {'instances': len(booted), 'cores': cores, 'ram': ram}
@@ -161,6 +336,11 @@ class QuotaUsageTest(QuotaTestBase):
         the project and for each user."""
         if not CONF.conformance.quota_usage_from_placement:
             self.skipTest(PLACEMENT_MODE_ONLY)
+        if self.user_b is None:
+            self.skipTest(skips.needs_admin(
+                'POST /v3/users and a role assignment (a second user of '
+                'the project: [identity-feature-enabled] trust is false, '
+                'so no other account can be trusted into it)'))
         rule = ('quota usage is counted from placement and the API '
                 'database: in_use equals placement /usages (cores=VCPU, '
                 'ram=MEMORY_MB) and the instance count')
@@ -169,7 +349,7 @@ class QuotaUsageTest(QuotaTestBase):
             detail = self.quota_detail(user)
             in_use = {k: detail[k]['in_use']
                       for k in ('instances', 'cores', 'ram')}
-            usages = self.placement.usages(self.project_id, user)
+            usages = self.placement_usages(user)
             from_placement = {'cores': usages.get('VCPU', 0),
                               'ram': usages.get('MEMORY_MB', 0)}
             self.assertEqual(
@@ -190,13 +370,14 @@ class QuotaUsageTest(QuotaTestBase):
         no cores or RAM."""
         if not CONF.conformance.quota_usage_from_placement:
             self.skipTest(PLACEMENT_MODE_ONLY)
+        if self.unscheduled is None:
+            self.skipTest(NO_UNSCHEDULED_SERVER)
         rule = ('an unscheduled ERROR server counts toward instances but '
                 'not toward cores or RAM (it has no placement allocation)')
         unscheduled = [s for s, _ in self.servers_by_user[self.user_a]
                        if s['status'] == 'ERROR']
-        self.assertEqual(1, len(unscheduled), '%s: the server of flavor '
-                         '%s must fail to schedule' % (
-                             rule, self.big_flavor['name']))
+        self.assertEqual(1, len(unscheduled), '%s: %s must fail to '
+                         'schedule, and only it' % (rule, self.unscheduled))
         detail = self.quota_detail()
         expected = self._expected()
         self.assertEqual(expected['instances'],
@@ -204,12 +385,13 @@ class QuotaUsageTest(QuotaTestBase):
                          '%s: instances in_use' % rule)
         self.assertEqual((expected['cores'], expected['ram']),
                          (detail['cores']['in_use'], detail['ram']['in_use']),
-                         '%s: cores/ram in_use must leave out the %d MB of '
-                         'the unscheduled server' % (
-                             rule, self.big_flavor['ram']))
+                         '%s: cores/ram in_use must leave out %s' % (
+                             rule, self.unscheduled))
 
     @decorators.idempotent_id('0e2a4c6d-8f1b-4c3d-a5e7-0b1c2d3e4f59')
     @decorators.attr(type=['slow'])
+    @skips.admin_only('PUT /os-quota-sets/{project_id}?user_id={user_id} '
+                      '(a per-user instance limit)')
     def test_per_user_instance_limit_spares_other_users(self):
         """A per-user instance limit stops that user only."""
         rule = ('a per-user instance limit is enforced for that user, and '
@@ -222,8 +404,7 @@ class QuotaUsageTest(QuotaTestBase):
                             self.project_id, self.user_a), MICROVERSION)
         self.assert_boot_refused('%s (user A at its limit of %d)' % (
             rule, a_count))
-        b_server = self.settle(self.boot(
-            servers_client=self.os_user_b.servers_client))
+        b_server = self.settle(self.boot(servers_client=self.b_servers))
         self.assertEqual('ACTIVE', b_server['status'],
                          '%s: user B boots while user A is at its limit' %
                          rule)
@@ -235,6 +416,10 @@ class QuotaCellOutageTest(QuotaTestBase):
 
     @serial: no other test class runs while the cell is down.
     """
+
+    needs_admin = ('PUT /os-quota-sets/{project_id} (the project held at 3 '
+                   'then 4 instances) and GET /os-availability-zone/detail '
+                   '(the hosts of cell_down_zone)')
 
     def _all_shown_as(self, ids, status):
         """/servers/detail has a status for normal and down-cell entries."""

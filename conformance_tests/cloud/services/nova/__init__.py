@@ -136,6 +136,8 @@ class Nova(base.Service):
             },
             'conformance': {
                 'anti_affinity_zone': layout.ZONE,
+                'anti_affinity_zone_hosts': str(len(layout.zones(
+                    ctx.settings['zone_computes'])[layout.ZONE])),
                 'quota_usage_from_placement': str(ctx.settings[
                     'count_usage_from_placement']).lower(),
                 'cell_down_name': layout.DOWN_CELL,
