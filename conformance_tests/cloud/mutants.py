@@ -13,25 +13,30 @@ import collections
 # own (default). 'spec-reference' for a rule upstream already breaks (its
 # capability is expected-fail there): only the spec reference keeps that
 # rule, so the mutant breaks it on top of the references.
+# leaves: the inventory kinds (tools/inventory.py) the broken rule itself
+# changes for good, when the rule is about what a cloud gives back (a host
+# a lease ends is the freepool's again): `conformance mutants --inventory`
+# does not count those against the tests.
 Mutant = collections.namedtuple(
-    'Mutant', 'name service rule apply targets profile', defaults=(None,))
+    'Mutant', 'name service rule apply targets profile leaves',
+    defaults=(None, ()))
 
 _REGISTRY = {}
 
 
-def register(name, service, targets, rule, profile=None):
+def register(name, service, targets, rule, profile=None, leaves=()):
     """Decorator: register ``apply()`` as the patch for mutant ``name`` of
     ``service``. ``targets`` are the ids of the capabilities (guidelines/)
     whose rule it breaks: the mutant runs their tests and is killed only
     when one of them fails an assertion. ``rule`` is the spec rule, said
-    the way the spec says it. ``profile``: see Mutant."""
+    the way the spec says it. ``profile``, ``leaves``: see Mutant."""
     def wrap(func):
         if name in _REGISTRY:
             raise ValueError('mutant %s registered twice' % name)
         if not targets:
             raise ValueError('mutant %s names no target capability' % name)
         _REGISTRY[name] = Mutant(name, service, rule, func, tuple(targets),
-                                 profile)
+                                 profile, tuple(leaves))
         return func
     return wrap
 

@@ -487,7 +487,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         time.monotonic() - started), profile=profile,
         cloud_start_s=round(up - started, 1),
         tests_s=round(tests_done - up, 1),
-        left_behind=inventory.differences)
+        left_behind=mutant_rules.left_by_tests(mutant, inventory.differences))
 
 
 def _mutant_line(outcome):

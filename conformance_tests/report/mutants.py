@@ -85,3 +85,14 @@ def summarise(outcomes, profile, matrix, duration):
             'mutants': len(outcomes),
             'killed': len(outcomes) - len(survived),
             'survived': survived, 'duration_s': round(duration, 1)}
+
+
+def left_by_tests(mutant, differences):
+    """The inventory differences (tools/inventory.py) a mutant run's tests
+    are answerable for: all but the kinds the mutant declares its broken
+    rule leaves (cloud/mutants.py's ``leaves``); None when no inventory
+    was taken."""
+    if differences is None:
+        return None
+    return {kind: diff for kind, diff in differences.items()
+            if kind not in mutant.leaves}

@@ -24,8 +24,13 @@ COMPUTE_MICROVERSION = '2.15'
 PLACEMENT_MICROVERSION = 'placement 1.19'
 
 
-class InventoryError(Exception):
-    pass
+# Every kind take() may list (a mutant's ``leaves`` names some of them).
+KINDS = ('servers', 'server groups', 'flavors', 'aggregates',
+         'aggregate hosts', 'aggregate metadata', 'users', 'projects',
+         'images', 'resource providers', 'provider inventories',
+         'provider aggregates', 'provider traits', 'resource classes',
+         'traits', 'clusters', 'clustering policies', 'clustering profiles',
+         'leases', 'blazar hosts')
 
 
 def take(ctx):

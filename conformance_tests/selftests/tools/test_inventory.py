@@ -77,3 +77,25 @@ class TakeTest(testtools.TestCase):
         self.assertEqual({'h1 id=h1', 'h1 reservable=True'},
                          found['blazar hosts'])
         self.assertNotIn('servers', found)
+        self.assertLessEqual(set(found), set(inventory.KINDS))
+
+
+class MutantLeavesTest(testtools.TestCase):
+
+    def test_what_a_mutant_leaves_is_a_kind_the_inventory_lists(self):
+        from conformance_tests.cloud import mutants
+        for mutant in mutants.all_mutants():
+            self.assertLessEqual(set(mutant.leaves), set(inventory.KINDS),
+                                 mutant.name)
+
+    def test_the_tests_answer_for_everything_else(self):
+        from conformance_tests.cloud import mutants
+        from conformance_tests.report import mutants as rules
+        keeps = mutants.get('blazar-lease-end-keeps-host')
+        diff = {'aggregate hosts': {'added': [], 'removed': ['fp host p']},
+                'servers': {'added': ['s1'], 'removed': []}}
+        self.assertEqual({'servers': diff['servers']},
+                         rules.left_by_tests(keeps, diff))
+        other = mutants.get('blazar-evicts-everywhere')
+        self.assertEqual(diff, rules.left_by_tests(other, diff))
+        self.assertIsNone(rules.left_by_tests(other, None))

@@ -46,7 +46,10 @@ def host_stays_in_freepool():
 
 
 @register('blazar-lease-end-keeps-host', 'blazar', (RESERVED_HOST,),
-          'when the lease ends the host is back in the freepool')
+          'when the lease ends the host is back in the freepool',
+          # The host it keeps is out of the freepool aggregate (nova's and
+          # placement's view of it) for good: that is the broken rule.
+          leaves=('aggregate hosts', 'provider aggregates'))
 def lease_end_keeps_host():
     pool = _pool_class()
     original = pool.delete
