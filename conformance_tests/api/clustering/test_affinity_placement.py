@@ -28,6 +28,12 @@ def placement_of(action):
     return (action.get('data') or {}).get('placement')
 
 
+# Alone (Tempest's lock): test_anti_affinity_members_in_zone counts the
+# zone's hosts and then needs the node past them to fail. With seed 000's
+# and 001's zone scenarios booting beside it, that node was once seen to
+# succeed on the vendor-like cloud (1 of 5 such runs; 0 of 3 alone); until
+# the cause is found its verdict must not depend on what runs beside it.
+@decorators.serial
 class AffinityPlacementTest(base.AffinityPolicyTest):
 
     def assert_placement(self, action, count, group_id, zone=None,
@@ -111,9 +117,17 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
 
         extra = self.act(self.clustering.scale_out(cluster['id'], 1),
                          'CLUSTER_SCALE_OUT')
+        where = {}
+        if extra['status'] != 'FAILED':
+            # Where the nodes' servers went tells a zone escape from a
+            # shared host.
+            where = {s['id']: (s['OS-EXT-SRV-ATTR:host'],
+                               s['OS-EXT-AZ:availability_zone'])
+                     for s in self.node_servers(cluster).values()}
         self.assertEqual('FAILED', extra['status'], '%s: node %d of %d '
-                         'hosts: %s' % (RULE_MEMBERS, len(hosts) + 1,
-                                        len(hosts), extra['status']))
+                         'hosts: %s; servers (host, zone): %s' % (
+                             RULE_MEMBERS, len(hosts) + 1, len(hosts),
+                             extra['status'], where))
 
     @decorators.idempotent_id('cd4e4c6a-d608-4dc4-9f3f-3beddbab3e32')
     @decorators.attr(type=['slow'])
