@@ -17,26 +17,34 @@ import collections
 # changes for good, when the rule is about what a cloud gives back (a host
 # a lease ends is the freepool's again): `conformance mutants --inventory`
 # does not count those against the tests.
+# wrong_reason: the mutant makes an expected-fail capability's tests fail
+# for a cause other than the one its guideline's signature names (blazar
+# erroring every lease, senlin refusing every attach). It is killed only
+# when the report would judge that capability `fail`, by an assertion
+# that does not match the signature: a signature that also matches a
+# wrong cause lets it survive.
 Mutant = collections.namedtuple(
-    'Mutant', 'name service rule apply targets profile leaves',
-    defaults=(None, ()))
+    'Mutant', 'name service rule apply targets profile leaves wrong_reason',
+    defaults=(None, (), False))
 
 _REGISTRY = {}
 
 
-def register(name, service, targets, rule, profile=None, leaves=()):
+def register(name, service, targets, rule, profile=None, leaves=(),
+             wrong_reason=False):
     """Decorator: register ``apply()`` as the patch for mutant ``name`` of
     ``service``. ``targets`` are the ids of the capabilities (guidelines/)
     whose rule it breaks: the mutant runs their tests and is killed only
     when one of them fails an assertion. ``rule`` is the spec rule, said
-    the way the spec says it. ``profile``, ``leaves``: see Mutant."""
+    the way the spec says it (for a wrong-reason mutant: the other cause
+    it brings). ``profile``, ``leaves``, ``wrong_reason``: see Mutant."""
     def wrap(func):
         if name in _REGISTRY:
             raise ValueError('mutant %s registered twice' % name)
         if not targets:
             raise ValueError('mutant %s names no target capability' % name)
         _REGISTRY[name] = Mutant(name, service, rule, func, tuple(targets),
-                                 profile, tuple(leaves))
+                                 profile, tuple(leaves), bool(wrong_reason))
         return func
     return wrap
 

@@ -412,9 +412,11 @@ def _run_on_slots(args, scope, chosen, workdir, forkers):
             return None
         slot = slots.get()
         try:
-            ui.say('mutant %d of %d: %s%s (breaks: %s)' % (
+            ui.say('mutant %d of %d: %s%s (%s: %s)' % (
                 k, len(chosen), mutant.name, ' on the %s profile' %
-                mutant.profile if mutant.profile else '', mutant.rule))
+                mutant.profile if mutant.profile else '',
+                'a wrong cause' if mutant.wrong_reason else 'breaks',
+                mutant.rule))
             result = _run_mutant(
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
@@ -456,9 +458,10 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
     profile = mutant_rules.mutant_profile(mutant, args.profile)
     judged = mutant_rules.judged_targets(mutant, by_id, profile)
     if not judged:
-        raise CommandError('mutant %s: every target is expected to fail or '
-                           'skip in profile %s, so nothing can kill it' % (
-                               mutant.name, profile))
+        raise CommandError('mutant %s: no target is expected to %s in '
+                           'profile %s, so nothing can kill it' % (
+                               mutant.name, 'fail' if mutant.wrong_reason
+                               else 'pass', profile))
     run_ids = scope.ids if args.matrix else mutant.targets
     cloud = launcher.EmbeddedCloud(mutant_dir, port_base=port_base,
                                    mutant=mutant.name, say=lambda m: None,
@@ -484,7 +487,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         raise CommandError('mutant %s: %s' % (mutant.name, e))
     return dict(mutant_rules.mutant_outcome(
         mutant, scope.capabilities, results, judged,
-        time.monotonic() - started), profile=profile,
+        time.monotonic() - started, profile=profile), profile=profile,
         cloud_start_s=round(up - started, 1),
         tests_s=round(tests_done - up, 1),
         left_behind=mutant_rules.left_by_tests(mutant, inventory.differences))
@@ -493,6 +496,12 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
 def _mutant_line(outcome):
     if outcome['killed']:
         line = 'killed by %s' % ', '.join(outcome['killed_by'])
+        if outcome.get('wrong_reason'):
+            line += ' (judged fail, not expected-fail)'
+    elif outcome.get('wrong_reason'):
+        line = ('SURVIVED: no test of %s failed an assertion outside its '
+                'expected-fail signature (the signature also matches this '
+                'wrong cause)' % ', '.join(outcome['targets']))
     else:
         line = 'SURVIVED: no test of %s failed an assertion' % ', '.join(
             outcome['targets'])

@@ -11,11 +11,19 @@ capabilities whose tests must catch it (its targets). The rules:
   set-up failure) says nothing about the rule and never kills.
 - An assertion failure of another capability is collateral: recorded,
   never a kill.
+- A wrong-reason mutant (``wrong_reason``) instead targets capabilities
+  expected to *fail* in its profile, by making their tests fail for
+  another cause. It is killed only by a test of such a target that failed
+  an assertion *not* matching the guideline's signature: the failure the
+  report judges `fail`, not `expected-fail`. One that survives shows a
+  signature loose enough to pass a different bug off as upstream's.
 
 `conformance mutants` (cmd/run.py) runs the mutants and prints these
 outcomes; tools/check_mutants.py refuses, before any cloud starts, a
 mutant that nothing could kill.
 """
+
+import re
 
 from conformance_tests.report import build
 from conformance_tests.report import results as results_mod
@@ -40,9 +48,23 @@ def mutant_profile(mutant, run_profile):
 
 def judged_targets(mutant, by_id, profile):
     """The targets a kill can come from: those expected to pass in
-    ``profile``."""
+    ``profile`` (for a wrong-reason mutant: those expected to fail)."""
+    wanted = 'fail' if getattr(mutant, 'wrong_reason', False) else 'pass'
     return [t for t in mutant.targets if t in by_id and build.expectation(
-        by_id[t], profile)['status'] == 'pass']
+        by_id[t], profile)['status'] == wanted]
+
+
+def _kills(cap, results, mutant, profile):
+    """Whether a test of ``cap`` failed an assertion that counts against
+    ``mutant``: any assertion, or for a wrong-reason mutant one whose
+    message does not match the signature expected in ``profile``."""
+    failed = [results[t] for t in cap['tests'] if results.get(
+        t, {}).get('kind') == results_mod.ASSERTION]
+    if not getattr(mutant, 'wrong_reason', False):
+        return bool(failed)
+    signature = build.expectation(cap, profile).get('signature') or ''
+    return any(not re.search(signature, r['message'] or '', re.DOTALL)
+               for r in failed)
 
 
 def _error_line(result):
@@ -53,21 +75,25 @@ def _error_line(result):
                        lines[0][:200] if lines else result['kind'])
 
 
-def mutant_outcome(mutant, capabilities, results, judged, duration=0.0):
-    """killed_by: targets with a test that failed an assertion;
-    collateral: other capabilities that did; errors: tests that errored
-    (never a kill)."""
+def mutant_outcome(mutant, capabilities, results, judged, duration=0.0,
+                   profile='default'):
+    """killed_by: judged targets with a test that failed an assertion
+    (see _kills); collateral: other capabilities that did; errors: tests
+    that errored (never a kill)."""
     tripped = []
+    killed_by = []
     for cap in capabilities:
         if any(results.get(t, {}).get('kind') == results_mod.ASSERTION
                for t in cap['tests']):
             tripped.append(cap['id'])
-    killed_by = [c for c in tripped if c in judged]
+        if cap['id'] in judged and _kills(cap, results, mutant, profile):
+            killed_by.append(cap['id'])
     errors = sorted(_error_line(r) for r in results.values()
                     if r['status'] == 'fail' and
                     r['kind'] != results_mod.ASSERTION)
     return {'name': mutant.name, 'service': mutant.service,
             'rule': mutant.rule, 'targets': list(mutant.targets),
+            'wrong_reason': bool(getattr(mutant, 'wrong_reason', False)),
             'killed': bool(killed_by), 'killed_by': killed_by,
             'collateral': [c for c in tripped if c not in mutant.targets],
             'errors': errors,

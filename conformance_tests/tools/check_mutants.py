@@ -8,6 +8,13 @@ a capability with both a mutant and a no_mutant reason, is an error too,
 and so is a mutant none of whose targets is expected to pass in the
 profile it runs in (nothing could kill it: `conformance mutants` would
 stop there, many minutes into CI).
+
+An expected-fail capability is mutation-tested twice, and no_mutant is
+refused for it (a patch of its spec reference can always break the rule
+again): a mutant on the spec-reference profile proves its tests can fail
+where they can pass, and a wrong-reason mutant (on the profile it is
+expected to fail in) proves its signature names upstream's cause and not
+any failure of the same test.
 """
 
 import sys
@@ -31,6 +38,9 @@ def problems(capabilities, known_mutants):
             targeted.setdefault(target, []).append(mutant.name)
         found += _unkillable(mutant, by_id)
     for cap in capabilities:
+        if cap.get('expected_fail'):
+            found += _expected_fail_problems(cap, known_mutants)
+            continue
         if cap['no_mutant'] and cap['id'] in targeted:
             found.append('%s says no mutant can exist (%s) but %s targets '
                          'it' % (cap['id'], cap['no_mutant'],
@@ -42,6 +52,29 @@ def problems(capabilities, known_mutants):
     return found
 
 
+def _expected_fail_problems(cap, known_mutants):
+    aimed = [m for m in known_mutants if cap['id'] in m.targets]
+    found = []
+    if cap['no_mutant']:
+        found.append('%s is expected-fail: its spec reference can be '
+                     'broken again, so no_mutant is refused; register a '
+                     'mutant with profile=\'%s\' instead' % (
+                         cap['id'], build.SPEC_REFERENCE))
+    if not any(m.profile == build.SPEC_REFERENCE and not m.wrong_reason
+               for m in aimed):
+        found.append('%s is expected-fail but no mutant breaks it on the '
+                     '%s profile: add one (profile=\'%s\') so its tests '
+                     'are shown to fail where they can pass' % (
+                         cap['id'], build.SPEC_REFERENCE,
+                         build.SPEC_REFERENCE))
+    if not any(m.wrong_reason for m in aimed):
+        found.append('%s is expected-fail but no wrong-reason mutant '
+                     'targets it: add one (wrong_reason=True) that fails '
+                     'its tests for another cause, so the report is shown '
+                     'to judge that fail, not expected-fail' % cap['id'])
+    return found
+
+
 def _unkillable(mutant, by_id):
     profile = mutant_rules.mutant_profile(mutant, profiles.DEFAULT)
     if profile not in profiles.PROFILES:
@@ -49,6 +82,11 @@ def _unkillable(mutant, by_id):
                 '(known: %s)' % (mutant.name, profile,
                                  ', '.join(profiles.names()))]
     known = [t for t in mutant.targets if t in by_id]
+    if known and mutant.wrong_reason and not mutant_rules.judged_targets(
+            mutant, by_id, profile):
+        return ['mutant %s is wrong-reason but no target is expected to '
+                'fail in profile %s: it can only be judged against an '
+                'expected-fail signature' % (mutant.name, profile)]
     if known and not mutant_rules.judged_targets(mutant, by_id, profile):
         return ['mutant %s: every target is expected to fail in profile '
                 '%s, so nothing can kill it; if only the spec reference '

@@ -222,16 +222,20 @@ class MutantProfileTest(testtools.TestCase):
     CAPS = [{'id': 'x', 'tests': ['t-x'], 'no_mutant': None,
              'expected_fail': {'status': 'fail', 'signature': 's'}}]
 
+    WRONG = mutants.Mutant('w', 's', 'r', None, ('x',), wrong_reason=True)
+
     def test_mutant_of_an_expected_fail_rule_is_reported(self):
         found = check_mutants.problems(self.CAPS, [
-            mutants.Mutant('m', 's', 'r', None, ('x',))])
-        self.assertEqual(1, len(found))
+            mutants.Mutant('m', 's', 'r', None, ('x',)), self.WRONG])
+        self.assertEqual(2, len(found), found)
         self.assertIn('nothing can kill it', found[0])
+        self.assertIn('no mutant breaks it on the spec-reference', found[1])
 
     def test_on_the_spec_reference_it_can_be_killed(self):
         mutant = mutants.Mutant('m', 's', 'r', None, ('x',),
                                 'spec-reference')
-        self.assertEqual([], check_mutants.problems(self.CAPS, [mutant]))
+        self.assertEqual([], check_mutants.problems(self.CAPS, [
+            mutant, self.WRONG]))
         self.assertEqual('spec-reference',
                          mutant_rules.mutant_profile(mutant, 'default'))
         self.assertEqual(['x'], mutant_rules.judged_targets(
@@ -245,3 +249,101 @@ class MutantProfileTest(testtools.TestCase):
     def test_a_plain_mutant_runs_in_the_runs_profile(self):
         self.assertEqual('legacy-quota', mutant_rules.mutant_profile(
             MUTANT, 'legacy-quota'))
+
+
+class ExpectedFailCoverageTest(testtools.TestCase):
+    """pep8 fails an expected-fail capability that is not mutation-tested
+    both ways: broken again on its spec reference, and failed for a wrong
+    cause that the report must judge fail."""
+
+    CAP = {'id': 'x', 'tests': ['t-x'], 'no_mutant': None,
+           'expected_fail': {'status': 'fail', 'signature': 's'}}
+    ON_REF = mutants.Mutant('m', 's', 'r', None, ('x',), 'spec-reference')
+    WRONG = mutants.Mutant('w', 's', 'r', None, ('x',), wrong_reason=True)
+
+    def test_both_kinds_are_needed(self):
+        self.assertEqual([], check_mutants.problems(
+            [self.CAP], [self.ON_REF, self.WRONG]))
+        only_ref = check_mutants.problems([self.CAP], [self.ON_REF])
+        self.assertEqual(1, len(only_ref), only_ref)
+        self.assertIn('no wrong-reason mutant targets it', only_ref[0])
+        only_wrong = check_mutants.problems([self.CAP], [self.WRONG])
+        self.assertEqual(1, len(only_wrong), only_wrong)
+        self.assertIn('no mutant breaks it on the spec-reference',
+                      only_wrong[0])
+
+    def test_a_wrong_reason_mutant_on_the_reference_is_not_enough(self):
+        # On the spec reference the capability is expected to pass, so a
+        # wrong-reason mutant there has nothing to be judged against.
+        wrong_on_ref = mutants.Mutant('w', 's', 'r', None, ('x',),
+                                      'spec-reference', wrong_reason=True)
+        found = check_mutants.problems([self.CAP], [self.ON_REF,
+                                                    wrong_on_ref])
+        self.assertTrue(any('no target is expected to fail' in p
+                            for p in found), found)
+
+    def test_no_mutant_is_refused_for_an_expected_fail_capability(self):
+        cap = dict(self.CAP, no_mutant='upstream already fails it')
+        found = check_mutants.problems([cap], [self.ON_REF, self.WRONG])
+        self.assertEqual(1, len(found), found)
+        self.assertIn('no_mutant is refused', found[0])
+
+    def test_a_wrong_reason_mutant_of_a_passing_capability_is_refused(self):
+        found = check_mutants.problems(
+            [{'id': 'a', 'tests': ['t-a'], 'no_mutant': None,
+              'expected_fail': None}],
+            [mutants.Mutant('w', 's', 'r', None, ('a',),
+                            wrong_reason=True)])
+        self.assertTrue(any('no target is expected to fail' in p
+                            for p in found), found)
+
+
+class WrongReasonOutcomeTest(testtools.TestCase):
+    """A wrong-reason mutant is killed only by an assertion the report
+    judges fail: one that does not match the expected-fail signature."""
+
+    CAP = {'id': 'x', 'tests': ['t-x', 't-y'], 'no_mutant': None,
+           'expected_fail': {'status': 'fail',
+                             'signature': 'lease \\S+ is ERROR because'}}
+    WRONG = mutants.Mutant('w', 's', 'r', None, ('x',), wrong_reason=True)
+
+    def outcome(self, results):
+        judged = mutant_rules.judged_targets(self.WRONG, {'x': self.CAP},
+                                             'default')
+        self.assertEqual(['x'], judged)
+        return mutant_rules.mutant_outcome(self.WRONG, [self.CAP], results,
+                                           judged)
+
+    def test_an_assertion_outside_the_signature_kills(self):
+        out = self.outcome({'t-x': _res('fail', 'assertion',
+                                        'lease L never left PENDING')})
+        self.assertEqual((True, ['x']), (out['killed'], out['killed_by']))
+        self.assertTrue(out['wrong_reason'])
+
+    def test_an_assertion_matching_the_signature_survives(self):
+        out = self.outcome({'t-x': _res('fail', 'assertion',
+                                        'lease L is ERROR because ...')})
+        self.assertFalse(out['killed'])
+
+    def test_one_test_outside_the_signature_is_enough(self):
+        out = self.outcome({
+            't-x': _res('fail', 'assertion', 'lease L is ERROR because'),
+            't-y': _res('fail', 'assertion', 'host h never freed')})
+        self.assertTrue(out['killed'])
+
+    def test_an_error_never_kills(self):
+        out = self.outcome({'t-x': _res('fail', 'error', 'Timeout')})
+        self.assertFalse(out['killed'])
+
+    def test_on_the_spec_reference_nothing_is_judged(self):
+        self.assertEqual([], mutant_rules.judged_targets(
+            self.WRONG, {'x': self.CAP}, 'spec-reference'))
+
+    def test_lines_say_what_was_judged(self):
+        killed = self.outcome({'t-x': _res('fail', 'assertion', 'other')})
+        self.assertIn('(judged fail, not expected-fail)',
+                      run._mutant_line(dict(killed, duration_s=1)))
+        survived = self.outcome({'t-x': _res(
+            'fail', 'assertion', 'lease L is ERROR because')})
+        self.assertIn('outside its expected-fail signature',
+                      run._mutant_line(dict(survived, duration_s=1)))
