@@ -8,7 +8,14 @@ Two back ends:
   what a DevStack playbook or an operator provides.
 
 With neither, or without [conformance] allow_disruption, disruptive tests
-skip and say what to set. Disruptive test classes are Tempest's @serial
+skip and say what to set.
+
+``cell_down`` returns only once the back end confirms the cell's database
+is unreachable (the control endpoint reports the cell down; a down
+command's contract is to exit 0 only then, as playbooks/files/
+cell-db-fault.sh does) and raises FaultError otherwise. That confirmation
+is the signal the outage tests start from: never nova's own views, which
+are what they check. Disruptive test classes are Tempest's @serial
 classes: no other test class runs while they do (scenario/base.py says
 why).
 """
@@ -83,11 +90,17 @@ class ControlEndpoint(object):
             raise FaultError('control endpoint %s unreachable: %s' % (
                 self.url, e))
 
+    def _confirm(self, cell, state, answer):
+        shown = (answer or {}).get('cells', {}).get(cell)
+        if shown != state:
+            raise FaultError('control endpoint: cell %s reported %r after '
+                             'asking for %s' % (cell, shown, state))
+
     def cell_down(self, cell):
-        self._post('/cells/%s/down' % cell)
+        self._confirm(cell, 'down', self._post('/cells/%s/down' % cell))
 
     def cell_up(self, cell):
-        self._post('/cells/%s/up' % cell)
+        self._confirm(cell, 'up', self._post('/cells/%s/up' % cell))
 
 
 class ShellCommands(object):

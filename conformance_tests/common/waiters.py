@@ -73,6 +73,25 @@ def wait_until(what, check, timeout=None):
         time.sleep(next(intervals))
 
 
+def observe(check, timeout=None):
+    """Call ``check()`` until it returns a true value or ``timeout`` (default
+    [compute] build_timeout) runs out; return its last value either way.
+
+    For behaviour a test asserts once an independent signal says it is
+    due (a fault back end confirmed a cell's database is unreachable):
+    the caller fails an assertion that names the rule when the value is
+    still false, so a cloud that never does it is judged, not timed out.
+    """
+    timeout = CONF.compute.build_timeout if timeout is None else timeout
+    deadline = time.monotonic() + timeout
+    intervals = poll_intervals()
+    while True:
+        result = check()
+        if result or time.monotonic() >= deadline:
+            return result
+        time.sleep(next(intervals))
+
+
 def gone(show, *args):
     """True when ``show(*args)`` answers 404 (a check for wait_until)."""
     try:

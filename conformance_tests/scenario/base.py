@@ -112,6 +112,16 @@ class ServersMixin(object):
     def wait_for(self, what, check):
         return waiters.wait_until(what, check)
 
+    def assert_within(self, rule, check, seen):
+        """Assert that ``check()`` becomes true within [compute]
+        build_timeout, failing with ``rule`` and ``seen()`` (what the
+        cloud showed last) when it does not. Only for behaviour that is
+        due because an independent signal said so: waiting on the rule
+        itself would turn a cloud that breaks it into a timeout."""
+        if not waiters.observe(check):
+            self.fail('%s; after %s s it still shows: %s' % (
+                rule, CONF.compute.build_timeout, seen()))
+
     def zone_hosts(self, zone):
         """Hosts of ``zone`` whose nova-compute is available (admin)."""
         return zones.available_hosts(

@@ -127,3 +127,39 @@ class WaitUntilTest(WaitersTestBase):
                               'cell cell1 to look down', lambda: False)
         self.assertIn('waiting for cell cell1 to look down', str(e))
         self.assertIn('WaitUntilTest:test_times_out_naming_what', str(e))
+
+
+class ObserveTest(WaitersTestBase):
+    """observe() gives the caller the last value instead of a timeout, so
+    a rule the cloud breaks ends in the caller's assertion."""
+
+    def test_returns_the_first_true_value(self):
+        self.use_conf()
+        answers = iter([None, '', 'UNKNOWN'])
+        self.assertEqual('UNKNOWN', waiters.observe(lambda: next(answers)))
+
+    def test_gives_up_with_the_last_value_never_raising(self):
+        self.use_conf(build_timeout=0)
+        self.assertEqual(0, waiters.observe(lambda: 0))
+
+
+class FaultConfirmationTest(testtools.TestCase):
+    """The outage tests start from the back end's confirmation that the
+    cell is down, so an answer that does not confirm it is an error."""
+
+    def endpoint(self, answer):
+        from conformance_tests.common import faults
+        endpoint = faults.ControlEndpoint('http://127.0.0.1:1', 'token')
+        endpoint._post = lambda path: answer
+        return endpoint
+
+    def test_confirmed_down_and_up(self):
+        self.endpoint({'cells': {'cell2': 'down'}}).cell_down('cell2')
+        self.endpoint({'cells': {'cell2': 'up'}}).cell_up('cell2')
+
+    def test_unconfirmed_state_is_an_error(self):
+        from conformance_tests.common import faults
+        for answer in ({'cells': {'cell2': 'up'}}, {'cells': {}}, {}, None):
+            e = self.assertRaises(faults.FaultError,
+                                  self.endpoint(answer).cell_down, 'cell2')
+            self.assertIn('cell cell2 reported', str(e))
