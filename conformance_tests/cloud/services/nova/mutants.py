@@ -8,6 +8,7 @@ import contextlib
 import functools
 import threading
 
+from conformance_tests.cloud.mutants import reference
 from conformance_tests.cloud.mutants import register
 
 _in_check = threading.local()
@@ -148,7 +149,8 @@ def rules_on_affinity_accepted():
     'rules-not-stored', 'nova',
     targets=('compute.server-group-rules.api-shapes-2-64',
              'compute.server-group-rules.integer-string-coercion',
-             'compute.server-group-rules.openstackclient'),
+             'compute.server-group-rules.openstackclient',
+             'compute.server-group-rules.novaclient'),
     rule='the rules given at create are stored and shown (2.64)')
 def rules_not_stored():
     _drop_rules_on_create(('anti-affinity',))
@@ -190,3 +192,186 @@ def affinity_not_enforced():
         lambda self, host_state, spec_obj: True)
     conf.CONF.set_override('disable_group_policy_check_upcall', True,
                            group='workarounds')
+
+
+# -- The seed's nested policy (seed 000 text, not what nova merged) ------
+#
+# The seed (complex-anti-affinity-policies) nests the rules in the policy:
+# POST {"server_group": {"name", "policy": {"name", "rules"}}} and every
+# view shows "policy": {"name", "rules"} (rules {} when none were given)
+# with no metadata. Nova 2.64 merged a flat "policy" string and a sibling
+# "rules" (nova/api/openstack/compute/schemas/server_groups.py,
+# create_v264). The reference below is what the seed's text says, at
+# 2.64 and later; guidelines/000-nova-server-group-rules.yaml says which
+# capability holds a cloud to which shape.
+
+SEED_NESTED_POLICY = 'compute.server-group-rules.seed-nested-policy'
+
+
+def _seed_create_schema():
+    """The seed's POST /os-server-groups schema, as its text gives it."""
+    from nova.api.validation import parameter_types
+
+    return {
+        'type': 'object',
+        'properties': {
+            'server_group': {
+                'type': 'object',
+                'properties': {
+                    'name': parameter_types.name,
+                    'policy': {'oneOf': [
+                        {'type': 'object',
+                         'properties': {
+                             'name': {'type': 'string',
+                                      'enum': ['anti-affinity']},
+                             'rules': {
+                                 'type': 'object',
+                                 'properties': {
+                                     'max_server_per_host':
+                                         parameter_types.positive_integer,
+                                 },
+                                 'additionalProperties': False,
+                             }},
+                         'required': ['name'],
+                         'additionalProperties': False},
+                        {'type': 'object',
+                         'properties': {
+                             'name': {'type': 'string',
+                                      'enum': ['affinity',
+                                               'soft-anti-affinity',
+                                               'soft-affinity']}},
+                         'required': ['name'],
+                         'additionalProperties': False}]},
+                },
+                'required': ['name', 'policy'],
+                'additionalProperties': False,
+            }},
+        'required': ['server_group'],
+        'additionalProperties': False,
+    }
+
+
+def _nested_view_schemas():
+    """Nova's 2.64 response schemas (checked by [api]
+    response_validation) with the seed's nested policy, so that nova
+    does not log every nested view as a schema violation."""
+    from nova.api.openstack.compute.schemas import server_groups as schema
+
+    nested = {'type': 'object',
+              'properties': {
+                  'name': {'type': 'string',
+                           'enum': ['affinity', 'anti-affinity',
+                                    'soft-affinity', 'soft-anti-affinity']},
+                  'rules': {'type': 'object'}},
+              'required': ['name', 'rules'],
+              'additionalProperties': False}
+    for view in (schema.create_response_v264['properties']['server_group'],
+                 schema.show_response_v264['properties']['server_group'],
+                 schema.index_response_v264['properties']['server_groups'][
+                     'items']):
+        view['properties'].pop('rules', None)
+        view['properties']['policy'] = nested
+        view['required'] = [k for k in view['required'] if k != 'rules']
+
+
+def _nest_views(nest):
+    """Let ``nest(shown)`` rewrite every group view at 2.64 and later."""
+    from nova.api.openstack import api_version_request
+    from nova.api.openstack.compute import server_groups
+
+    original = server_groups.ServerGroupController._format_server_group
+
+    def nested(self, context, group, req, *args, **kwargs):
+        shown = original(self, context, group, req, *args, **kwargs)
+        if api_version_request.is_supported(req, '2.64'):
+            nest(shown)
+        return shown
+
+    server_groups.ServerGroupController._format_server_group = nested
+
+
+def _nest_policy(shown):
+    if 'policy' in shown and not isinstance(shown['policy'], dict):
+        shown['policy'] = {'name': shown['policy'],
+                           'rules': shown.pop('rules', None) or {}}
+
+
+@reference(
+    'server-group-nested-policy', 'nova',
+    capabilities=(SEED_NESTED_POLICY,),
+    rule='at 2.64 POST /os-server-groups takes "policy": {"name", "rules"} '
+         '(the seed\'s schema) and POST, list and show give "policy": '
+         '{"name", "rules"}, rules {} when none were given, no metadata')
+def server_group_nested_policy():
+    """The seed's nested policy at 2.64 and later.
+
+    Requests: a ``policy`` object is validated against the seed's schema
+    verbatim (nova's validator, so a refusal is nova's 400) and then
+    handed to nova's create as the flat policy and rules it stores;
+    upstream's flat request keeps working, so every client that speaks
+    2.64 as merged (Tempest, openstacksdk and senlin on it,
+    openstackclient, novaclient) can still create groups. Responses: one
+    shape per microversion, whatever the request was: from 2.64 every
+    view nests the rules in the policy object.
+    """
+    from nova.api.openstack import api_version_request
+    from nova.api.openstack.compute import server_groups
+    from nova.api.validation import validators
+
+    seed_schema = _seed_create_schema()
+    original = server_groups.ServerGroupController.create
+
+    # functools.wraps keeps what nova's decorators hung on the method.
+    @functools.wraps(original)
+    def create(self, req, body):
+        group = (body or {}).get('server_group')
+        if (isinstance(group, dict) and isinstance(group.get('policy'), dict)
+                and api_version_request.is_supported(req, '2.64')):
+            validators._SchemaValidator(seed_schema, False, True).validate(
+                body)
+            policy = group['policy']
+            body = {'server_group': dict(
+                {k: v for k, v in group.items() if k != 'policy'},
+                policy=policy['name'],
+                **({'rules': policy['rules']} if 'rules' in policy else {}))}
+        return original(self, req, body=body)
+
+    server_groups.ServerGroupController.create = create
+    _nest_views(_nest_policy)
+    _nested_view_schemas()
+
+
+@register(
+    'nested-policy-drops-rules', 'nova',
+    targets=(SEED_NESTED_POLICY,),
+    profile='spec-reference',
+    rule='the nested policy object shows the group\'s rules ({} when none '
+         'were given)')
+def nested_policy_drops_rules():
+    _nest_views(lambda shown: shown['policy'].pop('rules', None)
+                if isinstance(shown.get('policy'), dict) else None)
+
+
+@register(
+    'server-group-create-forbidden-2-64', 'nova',
+    targets=(SEED_NESTED_POLICY,),
+    wrong_reason=True,
+    rule='nova refuses every POST /os-server-groups at 2.64 and later '
+         'with 403 (a policy refusal), whatever the policy\'s shape')
+def server_group_create_forbidden():
+    from nova.api.openstack import api_version_request
+    from nova.api.openstack.compute import server_groups
+    from webob import exc
+
+    original = server_groups.ServerGroupController.create
+
+    @functools.wraps(original)
+    def forbidden(self, req, body):
+        if api_version_request.is_supported(req, '2.64'):
+            raise exc.HTTPForbidden(
+                explanation='Policy does not allow '
+                            'os_compute_api:os-server-groups:create to be '
+                            'performed.')
+        return original(self, req, body=body)
+
+    server_groups.ServerGroupController.create = forbidden
