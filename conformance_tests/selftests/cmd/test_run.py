@@ -15,6 +15,7 @@ class _Mutant(object):
         self.name = name
         self.rule = 'rule of %s' % name
         self.profile = None
+        self.wrong_reason = False
 
 
 class ParallelMutantsTest(testtools.TestCase):
