@@ -75,6 +75,13 @@ ConformanceGroup = [
     cfg.StrOpt('blazar_freepool', default='freepool',
                help='Name of blazar\'s freepool aggregate ([nova] '
                     'aggregate_freepool_name in blazar.conf).'),
+    cfg.IntOpt('preemptible_graceful_shutdown_time', min=0,
+               help='Seconds blazar waits between the soft shutdown of an '
+                    'evicted preemptible and its deletion ([preemptible] '
+                    'graceful_shutdown_time in blazar.conf, the option the '
+                    'preemptible spec adds). Unset: the graceful-'
+                    'termination test checks that the soft shutdown comes '
+                    'first, then skips the check of the wait.'),
     cfg.ListOpt('require', default=[],
                 help='What a gate must have (read by `conformance run '
                      '--tempest-conf`, added to its --require): service '

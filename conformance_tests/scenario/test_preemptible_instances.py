@@ -8,7 +8,8 @@ BlazarFilter implements). The spec's rules checked here:
 - before a host lease is active, the preemptibles on its host are
   terminated (and only those), softly first;
 - when the lease ends the host returns to the freepool;
-- preemptibles count toward quota like regular servers.
+- preemptibles count toward the instances, cores and RAM quotas like
+  regular servers.
 
 The hosts used are [conformance] preemptible_hosts (at least two, nova
 service host names). Each class enrols those blazar does not manage yet,
@@ -241,6 +242,63 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
             '%s: lease %s is %s, not ACTIVE' % (
                 rule, lease['id'], lease['status']))
 
+    def instance_actions(self, server_id):
+        """The server's instance actions, oldest first (also once it is
+        deleted)."""
+        return sorted(
+            self.os_admin.servers_client.list_instance_actions(
+                server_id)['instanceActions'],
+            key=lambda a: a['start_time'])
+
+    def destroyed_at(self, server_id, actions):
+        """When the server's delete left its host: the finish time of the
+        delete action's compute_terminate_instance event; None if there is
+        no delete or it has not finished."""
+        deletes = [a for a in actions if a['action'] == 'delete']
+        if not deletes:
+            return None
+        action = self.os_admin.servers_client.show_instance_action(
+            server_id, deletes[0]['request_id'])['instanceAction']
+        for found in action.get('events') or ():
+            if found['event'] == 'compute_terminate_instance':
+                return leases.moment(found.get('finish_time'))
+        return None
+
+    def aggregates_now(self):
+        return self.aggregates.list_aggregates()['aggregates']
+
+    def assert_started(self, lease, host, evicted, rule):
+        """The host lease is ACTIVE; if not, fail with what the APIs show
+        of its start: its start_lease event, where ``host`` is, and what
+        became of the preemptible ``evicted`` that ran there (its delete,
+        awaited for a while, and when it left the host)."""
+        if lease['status'] == leases.ACTIVE:
+            return
+        actions = self.instance_actions(evicted)
+        if any(a['action'] == 'delete' for a in actions):
+            # Its destroy may still be under way: when it ends is evidence.
+            test_utils.call_until_true(
+                lambda: self._server_gone(evicted),
+                CONF.compute.build_timeout, CONF.conformance.poll_interval)
+        evidence = leases.start_error_evidence(
+            lease, host, self.aggregates_now(),
+            CONF.conformance.blazar_freepool, evicted, actions,
+            self.destroyed_at(evicted, actions))
+        self.fail('%s: lease %s is %s, not ACTIVE: %s' % (
+            rule, lease['id'], lease['status'], evidence))
+
+    def assert_terminated(self, server_id, host, lease, rule):
+        """Nova was asked to delete ``server_id`` (it is gone or being
+        deleted) by the time ``lease`` is what it is."""
+        state = self.termination_state(server_id)
+        self.assertIn(state, ('gone', 'deleting'),
+                      '%s: with lease %s %s, preemptible %s still runs on '
+                      '%s: %s (instance actions: %s)' % (
+                          rule, lease['id'], lease['status'], server_id,
+                          host, state, ', '.join(
+                              a['action'] for a in
+                              self.instance_actions(server_id))))
+
 
 class PreemptibleSchedulingTest(PreemptibleTest):
     """Where preemptible and regular servers may start."""
@@ -285,25 +343,60 @@ class PreemptibleSchedulingTest(PreemptibleTest):
 
 class PreemptibleQuotaTest(PreemptibleTest):
 
+    def usage(self):
+        """The project's instances, cores and RAM in use (GET /limits, as
+        its user)."""
+        absolute = self.os_primary.limits_client.show_limits()[
+            'limits']['absolute']
+        return {what: absolute['total%sUsed' % what]
+                for what in ('Instances', 'Cores', 'RAM')}
+
+    def assert_boot_refused(self, flavor, what, rule):
+        """A boot of ``flavor`` is 403 (over quota), its message naming
+        ``what``."""
+        try:
+            server = self.boot(flavor=flavor)
+        except lib_exc.Forbidden as e:
+            self.assertIn(what, str(e.resp_body),
+                          '%s: the 403 does not name %s: %s' % (
+                              rule, what, e.resp_body))
+        else:
+            self.fail('%s: a regular boot was accepted (server %s) while a '
+                      'preemptible used the rest of the %s quota' % (
+                          rule, server, what))
+
     @decorators.idempotent_id('445ded67-1f01-4bda-886b-4246d20a5914')
     @decorators.attr(type=['slow'])
     def test_preemptibles_count_toward_quota(self):
-        rule = ('spec: preemptible instances count toward the instances '
-                'quota like regular instances')
+        rule = ('spec: preemptible instances count toward the instances, '
+                'cores and RAM quotas like regular instances')
         quotas = self.os_admin.quotas_client
         project = self.servers.tenant_id
-        quotas.update_quota_set(project, instances=1)
+        before = self.usage()
+        flavor = self.flavors.show_flavor(self.preemptible_flavor)['flavor']
         self.addCleanup(quotas.delete_quota_set, project)
+        quotas.update_quota_set(project,
+                                instances=before['Instances'] + 1)
         preemptible = self.boot(flavor=self.preemptible_flavor)
         self.assertEqual('ACTIVE', self.host_of(preemptible)[0])
-        try:
-            regular = self.boot(flavor=self.regular_flavor)
-        except lib_exc.Forbidden:
-            pass
-        else:
-            self.fail('%s: a regular boot was accepted (server %s) while a '
-                      'preemptible used the quota of 1 instance' % (
-                          rule, regular))
+        used = self.usage()
+        self.assertEqual(
+            {'Instances': before['Instances'] + 1,
+             'Cores': before['Cores'] + flavor['vcpus'],
+             'RAM': before['RAM'] + flavor['ram']}, used,
+            '%s: GET /limits shows %s in use with preemptible %s (%d vCPU, '
+            '%d MB) running, %s before it' % (
+                rule, used, preemptible, flavor['vcpus'], flavor['ram'],
+                before))
+        # Each quota in turn has no room left but for the preemptible.
+        self.assert_boot_refused(self.regular_flavor, 'instances', rule)
+        quotas.update_quota_set(project, instances=-1,
+                                cores=used['Cores'])
+        self.assert_boot_refused(self.regular_flavor, 'cores', rule)
+        quotas.update_quota_set(project, cores=-1, ram=used['RAM'])
+        self.assert_boot_refused(self.regular_flavor, 'ram', rule)
+        quotas.update_quota_set(project, instances=used['Instances'],
+                                cores=used['Cores'], ram=used['RAM'])
         self.delete_server(preemptible)
         regular = self.boot(flavor=self.regular_flavor)
         self.assertEqual('ACTIVE', self.host_of(regular)[0],
@@ -363,9 +456,21 @@ class PreemptibleLeaseTest(PreemptibleTest):
             self.assertEqual(('ACTIVE', where), self.host_of(server_id))
         lease = self.lease_host(host)
         lease, took = self.wait_lease_stable(lease['id'])
-        self.assert_active(lease, rule)
+        self.assert_started(lease, host, evicted, rule)
+        self.assert_terminated(evicted, host, lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
+        # Terminated *before* the lease is active: the server left the host
+        # (its destroy ended) before blazar finished the start_lease event.
+        left = self.destroyed_at(evicted, self.instance_actions(evicted))
+        start = leases.event(lease, 'start_lease') or {}
+        done = leases.moment(start.get('updated_at'))
+        self.assertTrue(
+            left is not None and done is not None and left <= done,
+            '%s: preemptible %s left %s at %s, lease %s became active '
+            '(start_lease event %s) at %s' % (
+                rule, evicted, host, leases.clock(left), lease['id'],
+                start.get('status'), leases.clock(done)))
         untouched = ('spec: preemptibles on other freepool hosts are '
                      'untouched')
         self.assert_untouched(kept, other, untouched)
@@ -425,10 +530,8 @@ class PreemptibleLeaseTest(PreemptibleTest):
                      'launched at %s', server_id, host, at, then, *outcome)
         LOG.info('race: lease %s %s after %.1f s, %d racing boots',
                  lease['id'], lease['status'], took, len(racers))
-        self.assertEqual(
-            leases.ACTIVE, lease['status'],
-            '%s: lease %s is %s, not ACTIVE (a race left the reservation '
-            'unusable)' % (rule, lease['id'], lease['status']))
+        # A race that leaves the lease unusable breaks the rule too.
+        self.assert_started(lease, host, evicted, rule)
         running = [s for s in seen if s[3] not in ('gone', 'ERROR')
                    and s[4] == host]
         self.assertEqual(
@@ -454,10 +557,14 @@ class PreemptibleLeaseTest(PreemptibleTest):
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_active(lease, rule)
         state = self.termination_state(evicted)
-        self.assertIn(state, ('gone', 'deleting'),
-                      '%s: with instance lease %s ACTIVE, preemptible %s '
-                      'still runs on %s: %s' % (
-                          rule, lease['id'], evicted, host, state))
+        if state not in ('gone', 'deleting'):
+            self.fail('%s: with instance lease %s ACTIVE, preemptible %s '
+                      'still runs on %s: %s; %s' % (
+                          rule, lease['id'], evicted, host, state,
+                          leases.instance_start_evidence(
+                              lease, host, self.aggregates_now(),
+                              CONF.conformance.blazar_freepool, evicted,
+                              self.instance_actions(evicted))))
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
         self.assert_untouched(kept, other,
@@ -479,18 +586,38 @@ class PreemptibleLeaseTest(PreemptibleTest):
         evicted = self.boot_on(host, self.preemptible_flavor)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
         lease = self.lease_host(host)
-        self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'])
+        self.assert_terminated(evicted, host, lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
-        actions = [a['action'] for a in sorted(
-            self.os_admin.servers_client.list_instance_actions(
-                evicted)['instanceActions'], key=lambda a: a['start_time'])]
-        self.assertIn('stop', actions,
+        actions = self.instance_actions(evicted)
+        names = [a['action'] for a in actions]
+        self.assertIn('stop', names,
                       '%s: no soft shutdown of %s before its deletion '
-                      '(actions: %s)' % (rule, evicted, ', '.join(actions)))
-        self.assertLess(actions.index('stop'), actions.index('delete'),
-                        '%s: %s deleted before its soft shutdown' % (
-                            rule, evicted))
+                      '(instance actions: %s)' % (
+                          rule, evicted, ', '.join(names)))
+        stopped, deleted = (
+            leases.moment(next(a['start_time'] for a in actions
+                               if a['action'] == what))
+            for what in ('stop', 'delete'))
+        self.assertLess(stopped, deleted,
+                        '%s: %s deleted (at %s) before its soft shutdown '
+                        '(at %s)' % (rule, evicted, leases.clock(deleted),
+                                     leases.clock(stopped)))
+        grace = CONF.conformance.preemptible_graceful_shutdown_time
+        if grace is None:
+            raise self.skipException(
+                'soft shutdown of %s seen before its deletion; set '
+                '[conformance] preemptible_graceful_shutdown_time to '
+                'blazar\'s [preemptible] graceful_shutdown_time to check '
+                'the wait between them' % evicted)
+        waited = (deleted - stopped).total_seconds()
+        self.assertGreaterEqual(
+            waited, grace,
+            '%s: %s deleted %.1f s after its soft shutdown (stop at %s, '
+            'delete at %s), before graceful_shutdown_time (%d s)' % (
+                rule, evicted, waited, leases.clock(stopped),
+                leases.clock(deleted), grace))
 
 
 @decorators.serial

@@ -153,3 +153,128 @@ def aggregate_hosts(aggregates, name):
         if agg['name'] == name:
             return set(agg['hosts'])
     return None
+
+
+def event(lease, event_type):
+    """The lease's event of ``event_type`` (start_lease, end_lease...) as
+    blazar shows it (status, time, updated_at), or None."""
+    for found in lease.get('events') or ():
+        if found.get('event_type') == event_type:
+            return found
+    return None
+
+
+def moment(text):
+    """A naive UTC datetime from nova's (``2026-11-24T21:25:00.123456``,
+    maybe with a zone) or blazar's (``2026-11-24 21:25:00.123456``)
+    timestamps; None for None."""
+    if not text:
+        return None
+    text = text.replace('Z', '+00:00')
+    found = datetime.datetime.fromisoformat(text)
+    if found.tzinfo is not None:
+        found = found.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+    return found
+
+
+def clock(when):
+    """``when`` (a datetime) as HH:MM:SS.mmm, for messages."""
+    return when.strftime('%H:%M:%S.%f')[:-3] if when else 'unknown'
+
+
+def aggregate(aggregates, name):
+    """The aggregate called ``name`` from GET /os-aggregates's list, or
+    None."""
+    for agg in aggregates:
+        if agg['name'] == name:
+            return agg
+    return None
+
+
+def _membership(host, aggregates, freepool, reservation):
+    """Where ``host`` is: the freepool aggregate and the reservation's
+    aggregate (its name is the reservation id), with the latter's zone."""
+    pool = aggregate(aggregates, freepool)
+    ours = aggregate(aggregates, reservation)
+    in_pool = pool is not None and host in pool['hosts']
+    if ours is None:
+        where = 'no aggregate named %s' % reservation
+    else:
+        zone = ours.get('availability_zone')
+        where = '%s the reservation\'s aggregate %s (%s)' % (
+            'in' if host in ours['hosts'] else 'not in', reservation,
+            'zone %s' % zone if zone else 'no zone')
+    return in_pool, where
+
+
+def start_error_evidence(lease, host, aggregates, freepool, server_id,
+                         actions, destroyed_at):
+    """What the APIs show of a host lease whose start went ERROR with a
+    preemptible ``server_id`` on its host ``host``, as one sentence (the
+    failure message's evidence, which the guideline's signature reads).
+
+    ``aggregates`` is GET /os-aggregates's list; ``actions`` the server's
+    instance actions (GET /servers/{id}/os-instance-actions); destroyed_at
+    the finish time of its delete's compute_terminate_instance event (None
+    if unknown or unfinished). Blazar 18's cause shows as: the start_lease
+    event is ERROR, the host is back in the freepool and not in the
+    reservation's aggregate, which has a zone of its own, and the
+    server's deletion was asked (blazar's fire-and-forget delete) before
+    that event went ERROR, its destroy ending after it.
+    """
+    parts = []
+    start = event(lease, 'start_lease')
+    gave_up = moment(start.get('updated_at')) if start else None
+    if start is None:
+        parts.append('no start_lease event shown')
+    else:
+        parts.append('its start_lease event is %s (at %s)' % (
+            start.get('status'), clock(gave_up)))
+    in_pool, where = _membership(host, aggregates, freepool,
+                                 reservation_id(lease))
+    parts.append('%s is %s, %s' % (
+        host, 'back in aggregate %s' % freepool if in_pool
+        else 'not in aggregate %s' % freepool, where))
+    deletes = sorted(moment(a['start_time']) for a in actions
+                     if a['action'] == 'delete')
+    if not deletes:
+        parts.append('nobody asked to delete preemptible %s (instance '
+                     'actions: %s)' % (server_id, ', '.join(
+                         a['action'] for a in sorted(
+                             actions, key=lambda a: a['start_time']))))
+        return '; '.join(parts)
+    asked = deletes[0]
+    said = 'preemptible %s\'s deletion was asked at %s' % (
+        server_id, clock(asked))
+    if gave_up:
+        said += ', %s the event' % ('before' if asked <= gave_up
+                                    else 'after')
+    if destroyed_at is None:
+        said += ', its destroy not finished when read'
+    elif gave_up:
+        said += ', and it left %s at %s, %.1f s %s the event' % (
+            host, clock(destroyed_at),
+            abs((destroyed_at - gave_up).total_seconds()),
+            'after' if destroyed_at >= gave_up else 'before')
+    else:
+        said += ', and it left %s at %s' % (host, clock(destroyed_at))
+    parts.append(said)
+    return '; '.join(parts)
+
+
+def instance_start_evidence(lease, host, aggregates, freepool, server_id,
+                            actions):
+    """What the APIs show of an instance lease ACTIVE with a preemptible
+    ``server_id`` still on its host: the server's instance actions, and
+    the host's aggregates (blazar 18's instance plugin adds the host to
+    the reservation's aggregate, which has no zone, and leaves it in the
+    freepool: stay_in=True, which skips the termination)."""
+    in_pool, where = _membership(host, aggregates, freepool,
+                                 reservation_id(lease))
+    names = [a['action'] for a in sorted(actions,
+                                         key=lambda a: a['start_time'])]
+    return '%s (instance actions: %s); %s is %s and %s' % (
+        'nobody asked to delete it' if 'delete' not in names
+        else 'its deletion was asked', ', '.join(names), host, where,
+        'still in aggregate %s' % freepool if in_pool
+        else 'not in aggregate %s' % freepool)

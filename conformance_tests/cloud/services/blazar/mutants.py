@@ -1,9 +1,13 @@
 """Seed 004 (Blazar preemptible instances): mutants and spec references.
 
-Mutants of blazar-nova's BlazarFilter run in nova's process (service
-``nova``); mutants and references of blazar's host plugin run in blazar's
-process (service ``blazar``). Each patches real upstream code at the
-narrowest point that breaks, or (a reference) mends, one spec rule.
+Mutants of blazar-nova's BlazarFilter (filter_mutants.py) and of nova's
+quota counting (quota_mutants.py) run in nova's process (service
+``nova``); mutants and references of blazar's plugins run in blazar's
+process (service ``blazar``), here. Each patches real upstream code at the
+narrowest point that breaks, or (a reference) mends, one spec rule; the
+spec-reference mutants below break one step of a reference again, and the
+wrong-reason mutants fail an expected-fail capability for another cause
+than blazar 18's.
 """
 
 import time
@@ -21,10 +25,15 @@ RACE = 'reservation.lease.no-preemptible-after-termination'
 GRACEFUL = 'reservation.lease.graceful-termination'
 API_ERRORS = 'reservation.api.bad-reservations'
 
-# What the spec-reference patch waits for, at most (seconds): the embedded
-# cloud's freepool hypervisors stop at once and take
-# the descriptor's DESTROY_SECONDS to destroy.
-GRACEFUL_SHUTDOWN_TIME = 10
+# [preemptible] graceful_shutdown_time, the option the spec adds to
+# blazar.conf ("time to wait between the soft shutdown request and the
+# termination request"): the spec reference registers it, the embedded
+# cloud's blazar.conf sets it (__init__.py) and so does its tempest.conf,
+# whose tests check the wait. GONE_TIMEOUT: how long the reference waits,
+# at most, for the deleted servers to leave the host.
+GRACEFUL_GROUP = 'preemptible'
+GRACEFUL_OPTION = 'graceful_shutdown_time'
+GRACEFUL_SHUTDOWN_DEFAULT = 10
 GONE_TIMEOUT = 60
 
 
@@ -91,6 +100,25 @@ def _wait(what, check, timeout):
         time.sleep(0.5)
 
 
+def _register_graceful_option():
+    """[preemptible] graceful_shutdown_time in blazar's config (the spec's
+    new option; blazar 18 has none), read from blazar.conf."""
+    from oslo_config import cfg
+    option = cfg.IntOpt(
+        GRACEFUL_OPTION, default=GRACEFUL_SHUTDOWN_DEFAULT, min=0,
+        help='Seconds to wait between the soft shutdown request of a '
+             'preemptible and its termination request.')
+    try:
+        cfg.CONF.register_opt(option, group=GRACEFUL_GROUP)
+    except cfg.DuplicateOptError:
+        pass  # both references register it
+
+
+def _graceful_shutdown_time():
+    from oslo_config import cfg
+    return cfg.CONF[GRACEFUL_GROUP][GRACEFUL_OPTION]
+
+
 @reference('blazar-preemptible-termination', 'blazar',
            (EVICTS, GRACEFUL, RACE),
            'preemptibles on an allocated host are shut down softly, deleted '
@@ -98,6 +126,7 @@ def _wait(what, check, timeout):
            'host joins the reservation; one that raced the host out of the '
            'freepool is deleted too')
 def preemptible_termination():
+    _register_graceful_option()
     pool = _pool_class()
 
     def terminate_preemptibles(self, host):
@@ -106,8 +135,42 @@ def preemptible_termination():
     pool.terminate_preemptibles = terminate_preemptibles
 
 
+# The steps of _terminate are module functions, looked up when it runs,
+# so that a spec-reference mutant can replace one of them.
+def _soft_shutdown(pool, servers):
+    """The spec's soft shutdown: ask nova to stop each server."""
+    from novaclient import exceptions as nova_exc
+    for server in servers:
+        try:
+            pool.nova.servers.stop(server)
+        except nova_exc.Conflict:
+            pass  # already stopped
+
+
+def _grace():
+    """The spec's "time to wait between the soft shutdown request and the
+    termination request": [preemptible] graceful_shutdown_time."""
+    time.sleep(_graceful_shutdown_time())
+
+
+def _wait_gone(pool, host, on_host, deleted, delete):
+    """Return once no server ``on_host()`` lists is left on ``host``; a
+    server there that ``deleted`` does not hold (a preemptible the
+    scheduler placed just before the host left the freepool) is deleted
+    too."""
+    def gone():
+        left = on_host()
+        for server in left:
+            if server.id not in deleted:
+                delete(server)
+        return not left
+
+    _wait('servers still on %s' % host, gone, GONE_TIMEOUT)
+
+
 def _terminate(pool, host, preemptible):
-    """Shut down softly, then delete, the servers on ``host`` that
+    """Shut down softly, then (after [preemptible]
+    graceful_shutdown_time) delete, the servers on ``host`` that
     ``preemptible(server)`` says are preemptible; return once none is
     left on the host."""
     from novaclient import exceptions as nova_exc
@@ -116,19 +179,9 @@ def _terminate(pool, host, preemptible):
         return [s for s in _servers_on(pool, host) if preemptible(s)]
 
     servers = on_host()
-    for server in servers:
-        try:
-            pool.nova.servers.stop(server)
-        except nova_exc.Conflict:
-            pass  # already stopped
-    ids = {s.id for s in servers}
-
-    def all_off():
-        return all(s.status == 'SHUTOFF' for s in on_host() if s.id in ids)
-    try:
-        _wait('soft shutdown', all_off, GRACEFUL_SHUTDOWN_TIME)
-    except RuntimeError:
-        pass  # the grace time is over: delete anyway
+    if servers:
+        _soft_shutdown(pool, servers)
+        _grace()
     deleted = set()
 
     def delete(server):
@@ -140,17 +193,17 @@ def _terminate(pool, host, preemptible):
 
     for server in servers:
         delete(server)
+    _wait_gone(pool, host, on_host, deleted, delete)
 
-    def gone():
-        # The host left the freepool before this ran; a preemptible the
-        # scheduler placed just before may still land: delete it.
-        left = on_host()
-        for server in left:
-            if server.id not in deleted:
-                delete(server)
-        return not left
 
-    _wait('servers still on %s' % host, gone, GONE_TIMEOUT)
+def _instance_reservation_preemptible(reservation_id):
+    """Whether a server on a host of instance reservation
+    ``reservation_id`` is preemptible: it does not use the reservation's
+    flavor, by its id (compute API below 2.47) or its name
+    reservation:<id> (2.47 and later embed the flavor)."""
+    ours = {reservation_id, 'reservation:%s' % reservation_id}
+    return lambda server: not ours & {server.flavor.get('id'),
+                                      server.flavor.get('original_name')}
 
 
 @reference('blazar-instance-reservation-termination', 'blazar',
@@ -161,6 +214,7 @@ def _terminate(pool, host, preemptible):
 def instance_reservation_termination():
     from blazar.db import api as db_api
     from blazar.plugins.instances import instance_plugin
+    _register_graceful_option()
     plugin = instance_plugin.VirtualInstancePlugin
     original = plugin.on_start
 
@@ -171,14 +225,9 @@ def instance_reservation_termination():
         hosts = {a['compute_host_id'] for a in
                  db_api.host_allocation_get_all_by_values(
                      reservation_id=reservation_id)}
-        # The reservation's flavor: its id (compute API below 2.47) or its
-        # name reservation:<id> (2.47 and later embed the flavor).
-        ours = {reservation_id, 'reservation:%s' % reservation_id}
         for host_id in sorted(hosts):
             _terminate(pool, db_api.host_get(host_id)['service_name'],
-                       preemptible=lambda server: not ours & {
-                           server.flavor.get('id'),
-                           server.flavor.get('original_name')})
+                       _instance_reservation_preemptible(reservation_id))
         return original(self, resource_id)
 
     plugin.on_start = on_start
@@ -191,3 +240,145 @@ def reservation_errors_are_4xx():
     from blazar.manager import exceptions as manager_exc
     manager_exc.UnsupportedResourceType.code = 400
     manager_exc.NotEnoughHostsAvailable.code = 409
+
+
+# -- mutants of the spec references (profile spec-reference) ---------------
+# Upstream already breaks these rules, so each mutant breaks one step of
+# its reference again, on top of it; the references are applied first.
+
+@register('blazar-ref-no-wait-for-deletion', 'blazar', (EVICTS, RACE),
+          'preemptibles on the allocated host are gone before the host '
+          'joins the reservation: the reference deletes them but moves the '
+          'host on without waiting, as blazar 18 does',
+          profile='spec-reference')
+def ref_no_wait_for_deletion():
+    global _wait_gone
+
+    def _no_wait(pool, host, on_host, deleted, delete):
+        return None
+
+    _wait_gone = _no_wait
+
+
+@register('blazar-ref-no-soft-shutdown', 'blazar', (GRACEFUL,),
+          'an evicted preemptible is first shut down softly: the reference '
+          'skips the stop and only deletes it, after the grace time',
+          profile='spec-reference')
+def ref_no_soft_shutdown():
+    global _soft_shutdown
+
+    def _skipped(pool, servers):
+        return None
+
+    _soft_shutdown = _skipped
+
+
+@register('blazar-ref-no-grace-time', 'blazar', (GRACEFUL,),
+          'an evicted preemptible is deleted after [preemptible] '
+          'graceful_shutdown_time: the reference stops it softly, then '
+          'deletes it at once',
+          profile='spec-reference')
+def ref_no_grace_time():
+    global _grace
+
+    def _none():
+        return None
+
+    _grace = _none
+
+
+@register('blazar-ref-instance-eviction-skipped', 'blazar',
+          (INSTANCE_EVICTS,),
+          'a server on a host of an instance reservation that does not use '
+          'its flavor is preemptible and terminated: the reference takes '
+          'no server there for preemptible',
+          profile='spec-reference')
+def ref_instance_eviction_skipped():
+    global _instance_reservation_preemptible
+
+    def _none(reservation_id):
+        return lambda server: False
+
+    _instance_reservation_preemptible = _none
+
+
+@register('blazar-ref-too-few-hosts-500', 'blazar', (API_ERRORS,),
+          'a lease asking for a host no one has is a client error: too few '
+          'hosts is back to blazar 18\'s 500 (an unsupported resource type '
+          'stays 400)',
+          profile='spec-reference')
+def ref_too_few_hosts_500():
+    from blazar.manager import exceptions as manager_exc
+    manager_exc.NotEnoughHostsAvailable.code = 500
+
+
+# -- wrong-reason mutants (default profile) --------------------------------
+# Each makes an expected-fail capability's tests fail for a cause other
+# than blazar 18's: its guideline's signature must not match the failure,
+# so the report judges it `fail`.
+
+@register('blazar-lease-start-errors', 'blazar',
+          (EVICTS, RACE, GRACEFUL, INSTANCE_EVICTS),
+          'wrong reason: blazar errors every lease start that adds a host '
+          'to an aggregate, before it touches the host or its servers (no '
+          'removal from the freepool, no delete, no nova 409)',
+          wrong_reason=True)
+def lease_start_errors():
+    from blazar import exceptions as blazar_exc
+    pool = _pool_class()
+    original = pool.add_computehost
+
+    def add_computehost(self, pool_id, hosts, stay_in=False):
+        if pool_id == self.freepool_name:  # enrolments, lease ends
+            return original(self, pool_id, hosts, stay_in=stay_in)
+        raise blazar_exc.BlazarException(
+            'mutant: the aggregate service failed')
+
+    pool.add_computehost = add_computehost
+
+
+@register('blazar-never-evicts', 'blazar', (EVICTS, RACE, GRACEFUL),
+          'wrong reason: a host lease leaves its host in the freepool and '
+          'skips the termination of its servers; nova refuses the zone '
+          'change of a host that has instances, without blazar having '
+          'deleted anything',
+          wrong_reason=True)
+def never_evicts():
+    host_stays_in_freepool()
+
+
+@register('blazar-add-refused-after-eviction', 'blazar', (EVICTS, RACE),
+          'wrong reason: blazar deletes the host\'s servers and waits until '
+          'they are gone, then the host\'s move into the reservation\'s '
+          'aggregate is refused for another cause (nova refusing the add): '
+          'the lease is ERROR although no server was left on the host',
+          wrong_reason=True)
+def add_refused_after_eviction():
+    from blazar.manager import exceptions as manager_exc
+    pool = _pool_class()
+    original = pool.terminate_preemptibles
+
+    def terminate_preemptibles(self, host):
+        deleted = {server.id for server in _servers_on(self, host)}
+        original(self, host)
+        _wait('servers still on %s' % host, lambda: not deleted & {
+            server.id for server in _servers_on(self, host)}, GONE_TIMEOUT)
+        raise manager_exc.AggregateAlreadyHasHost(
+            pool='reservation', host=host,
+            nova_exception='mutant: nova refuses the add')
+
+    pool.terminate_preemptibles = terminate_preemptibles
+
+
+@register('blazar-lease-create-db-error', 'blazar', (API_ERRORS,),
+          'wrong reason: every lease creation fails on a database error '
+          '(500) before blazar looks at its reservations',
+          wrong_reason=True)
+def lease_create_db_error():
+    from blazar.db import exceptions as db_exc
+    from blazar.manager import service
+
+    def create_lease(self, lease_values):
+        raise db_exc.BlazarDBException('mutant: database unavailable')
+
+    service.ManagerService.create_lease = create_lease

@@ -131,6 +131,12 @@ class DescriptorTest(testtools.TestCase):
         hosts = [h for h, _, _ in given[nova.EXTRA_COMPUTES]]
         self.assertEqual(list(blazar.FREEPOOL_HOSTS), hosts)
 
+    def test_graceful_shutdown_time_reaches_tempest(self):
+        # The graceful-termination test checks the wait blazar.conf sets.
+        conformance = blazar.SERVICE.tempest_conf(None)['conformance']
+        self.assertEqual(str(blazar.GRACEFUL_SHUTDOWN_TIME), conformance[
+            'preemptible_graceful_shutdown_time'])
+
     def test_freepool_hypervisors_take_time_to_destroy(self):
         given = blazar.SERVICE.contributions()[nova.EXTRA_COMPUTES]
         self.assertEqual({blazar.DESTROY_SECONDS},
