@@ -45,7 +45,20 @@ class AffinityGroupTest(base.AffinityPolicyTest):
             scheduler_hints={'group': group['name']}))
         policy = self.policy(base.affinity_spec(
             servergroup={'policies': 'anti-affinity'}))
+        # the control: a profile naming a group whose rules match attaches
+        matching = self.server_group('anti-affinity')
+        self.attach(self.cluster(self.profile(
+            scheduler_hints={'group': matching['name']})), policy,
+            'control for %s (group %s, anti-affinity)' % (
+                RULE_MISMATCH, matching['id']))
         action = self.try_attach(cluster, policy)
+        if action['status'] == 'SUCCEEDED':
+            # which group it bound tells ignoring the profile's group
+            # (a new one, not inherited) from accepting its rules
+            self.fail('%s: attach SUCCEEDED with group %s (affinity) named '
+                      'by the profile and an anti-affinity policy; binding '
+                      'data %s' % (RULE_MISMATCH, group['id'],
+                                   self.binding_data(cluster, policy)))
         self.assertEqual('FAILED', action['status'], '%s: attach %s' % (
             RULE_MISMATCH, action['status']))
         self.assertIn("doesn't match", action['status_reason'] or '',
@@ -61,14 +74,29 @@ class AffinityGroupTest(base.AffinityPolicyTest):
         # A group of that name made by the attach (senlin 16 may) goes
         # after the detach, which may delete it itself.
         self.addCleanup(self._delete_groups_named, missing)
+        self.assertEqual([], self.groups_named(missing),
+                         'no group may be named %s before the attach' %
+                         missing)
+        # the control: the policy attaches where the profile names no group
+        self.attach(self.cluster(self.profile()), policy,
+                    'control for %s (a profile without scheduler_hints)' %
+                    RULE_MISSING)
         action = self.try_attach(cluster, policy)
-        made = [g for g in self.groups.list_server_groups()[
-            'server_groups'] if g['name'] == missing]
-        self.assertEqual(
-            'FAILED', action['status'],
+        if action['status'] == 'FAILED':
+            return
+        # What the cloud did instead: the group it bound, and whether one
+        # of the name the profile gives now exists.
+        data = self.binding_data(cluster, policy)
+        bound = data.get('servergroup_id')
+        bound_name = bound and self.groups.show_server_group(bound)[
+            'server_group']['name']
+        self.fail(
             '%s: attaching with a profile naming the missing group %s '
-            'ended %s and %d group(s) of that name exist' % (
-                RULE_MISSING, missing, action['status'], len(made)))
+            'ended %s; %d group(s) of that name exist; the binding holds '
+            'group %s named %s (inherited_group %s)' % (
+                RULE_MISSING, missing, action['status'],
+                len(self.groups_named(missing)), bound, bound_name,
+                data.get('inherited_group')))
 
     @decorators.idempotent_id('a63876fb-49c7-4f81-b702-a9711d71c400')
     @decorators.attr(type=['slow'])
@@ -92,10 +120,13 @@ class AffinityGroupTest(base.AffinityPolicyTest):
                          '%s: group %s is still there after detach' % (
                              RULE_CREATE, group_id))
 
+    def groups_named(self, name):
+        return [g['id'] for g in self.groups.list_server_groups()[
+            'server_groups'] if g['name'] == name]
+
     def _delete_groups_named(self, name):
-        for group in self.groups.list_server_groups()['server_groups']:
-            if group['name'] == name:
-                self._forget_group(group['id'])
+        for group_id in self.groups_named(name):
+            self._forget_group(group_id)
 
     def _forget_group(self, group_id):
         test_utils.call_and_ignore_notfound_exc(

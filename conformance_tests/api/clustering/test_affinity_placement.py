@@ -148,10 +148,20 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         host = self.drs_host(hypervisor)
         scale = self.act(admin.scale_out(cluster['id'], 2),
                          'CLUSTER_SCALE_OUT', admin)
-        self.assert_succeeded(scale, RULE_DRS)
+        # The policy's own words on a failed check are in the action's
+        # status_reason and data (GET /v1/actions/{id}).
+        self.assertEqual('SUCCEEDED', scale['status'], '%s: scale-out by 2 '
+                         'with hypervisor %s: CLUSTER_SCALE_OUT %s, '
+                         'status_reason: %s; data %s (action %s)' % (
+                             RULE_DRS, hypervisor, scale['status'],
+                             scale.get('status_reason'), scale.get('data'),
+                             scale.get('id')))
         self.assert_placement(scale, 2, group_id, 'nova:%s' % host,
                               RULE_DRS)
-        for server in self.node_servers(cluster, admin).values():
+        servers = self.node_servers(cluster, admin)
+        self.assertEqual(2, len(servers), '%s: a scale-out by 2 left the '
+                         'cluster the servers %s' % (RULE_DRS, servers))
+        for server in servers.values():
             self.assertEqual(host, server['OS-EXT-SRV-ATTR:host'],
                              '%s: server %s' % (RULE_DRS, server['id']))
 

@@ -9,6 +9,10 @@ CONF = base.CONF
 
 RULE_DEFAULTS = ('senlin.policy.affinity-1.0 with its defaults (policies '
                  'anti-affinity, DRS off) is a valid spec')
+RULE_DEFAULT_VALUES = ('a spec giving no servergroup policies and no '
+                       'enable_drs_extension has policies anti-affinity '
+                       'and DRS off: attach creates an anti-affinity group '
+                       'and a scale-out\'s placements carry no zone')
 RULE_REFUSED = ('a spec item outside the schema (unknown key, policies '
                 'outside the four, non-boolean enable_drs_extension, '
                 'unknown availability zone) is refused, naming the item')
@@ -27,6 +31,21 @@ BAD_SPECS = (
 
 
 class AffinitySpecTest(base.AffinityPolicyTest):
+
+    def _accepted(self, path, spec):
+        """The control of a refusal: the same request without the
+        offending item is accepted."""
+        status, body = self.clustering.submit_policy(
+            path, spec, name=None if path.endswith('validate') else
+            self.name('affinity'))
+        if 200 <= status < 300 and path == 'v1/policies':
+            self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                            self.clustering.delete_policy,
+                            body['policy']['id'])
+        self.assertTrue(200 <= status < 300, 'control for %s: POST %s of '
+                        '%r answered %d: %s' % (RULE_REFUSED, path,
+                                                spec['properties'], status,
+                                                body))
 
     def _refused(self, path, spec, names, status_rule):
         # validate takes a spec only; create needs a name too
@@ -47,6 +66,7 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                                        names, body))
 
     @decorators.idempotent_id('8b601b16-4013-4df4-975a-da8b7dfaafed')
+    @decorators.attr(type=['slow'])
     def test_defaults_accepted(self):
         spec = base.affinity_spec()
         validated = self.clustering.validate_policy(spec)
@@ -56,11 +76,38 @@ class AffinitySpecTest(base.AffinityPolicyTest):
         self.assertEqual(base.AFFINITY_TYPE + '-1.0', policy['type'],
                          RULE_DEFAULTS)
 
+        # The API echoes the spec as given; the default values show in
+        # what the policy does: the group it creates, the placement it
+        # writes.
+        cluster = self.cluster(self.profile())
+        data = self.attach(cluster, policy, RULE_DEFAULT_VALUES)
+        group_id = data.get('servergroup_id')
+        group = self.groups.show_server_group(group_id)['server_group']
+        self.assertEqual(['anti-affinity'], group['policies'],
+                         '%s: spec %s made group %s' % (
+                             RULE_DEFAULT_VALUES, spec['properties'], group))
+        scale = self.act(self.clustering.scale_out(cluster['id'], 1),
+                         'CLUSTER_SCALE_OUT')
+        self.assertEqual('SUCCEEDED', scale['status'], '%s: scale-out by 1 '
+                         'with spec %s: CLUSTER_SCALE_OUT %s, status_reason: '
+                         '%s; data %s' % (RULE_DEFAULT_VALUES,
+                                          spec['properties'],
+                                          scale['status'],
+                                          scale.get('status_reason'),
+                                          scale.get('data')))
+        placement = (scale.get('data') or {}).get('placement')
+        self.assertEqual({'count': 1,
+                          'placements': [{'servergroup': group_id}]},
+                         placement, '%s: spec %s, scale-out data %s' % (
+                             RULE_DEFAULT_VALUES, spec['properties'],
+                             scale.get('data')))
+
     @decorators.idempotent_id('c8e81255-25ac-4cdc-a574-b6d3d388b589')
     def test_bad_items_refused(self):
         # 5xx is counted as a refusal (an observation, see the guideline):
         # senlin reports schema errors through its 500 path.
         for path in ('v1/policies/validate', 'v1/policies'):
+            self._accepted(path, base.affinity_spec())
             for what, props, names in BAD_SPECS:
                 with self.subTest(path=path, what=what):
                     self._refused(path, base.affinity_spec(**props), names,
@@ -68,6 +115,14 @@ class AffinitySpecTest(base.AffinityPolicyTest):
 
     @decorators.idempotent_id('731e64a3-39fd-41e5-9fb2-2b12f326af24')
     def test_unknown_zone_refused(self):
+        known = [z['zoneName'] for z in self.os_primary.
+                 availability_zone_client.list_availability_zones()[
+                     'availabilityZoneInfo']
+                 if (z.get('zoneState') or {}).get('available')]
+        self.assertTrue(known, 'control for %s: nova lists no available '
+                        'zone' % RULE_REFUSED)
+        self._accepted('v1/policies',
+                       base.affinity_spec(availability_zone=known[0]))
         zone = self.name('no-such-zone')
         self._refused('v1/policies',
                       base.affinity_spec(availability_zone=zone), zone, 500)
@@ -89,6 +144,9 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                         self.clustering.delete_profile, profile['id'])
         cluster = self.cluster(profile)
         policy = self.policy(base.affinity_spec())
+        # the control: the same policy attaches to a nova-server cluster
+        self.attach(self.cluster(self.profile()), policy,
+                    'control for %s' % RULE_PROFILE)
         action = self.try_attach(cluster, policy)
         self.assertEqual('FAILED', action['status'], '%s: attaching to a '
                          'cluster of %s-1.0 %s' % (

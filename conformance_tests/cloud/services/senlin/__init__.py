@@ -44,8 +44,9 @@ class Senlin(base.Service):
     service_user = True
     depends_on = ('keystone', 'glance', 'nova')
     mutants_modules = (__name__ + '.mutants',)
-    # eventlet (prepare_process), the openstacksdk module compat.py
-    # patches, then what app.build imports: senlin's RPC setup,
+    # eventlet (prepare_process), the openstacksdk compute proxy
+    # senlin's nova driver (and the spec references over it) calls, then
+    # what app.build imports: senlin's RPC setup,
     # conductor, engine, models, and its paste pipeline's modules.
     imports = ('eventlet', 'openstack.compute.v2._proxy',
                'senlin.common.messaging', 'senlin.objects',

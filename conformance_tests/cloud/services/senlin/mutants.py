@@ -14,9 +14,12 @@ from conformance_tests.cloud.mutants import register
 
 SERVICE = 'senlin'
 CAP = 'clustering.affinity.'
-# Senlin 16 never reads the profile's group (S1 is expected-fail on it):
-# the S1 mutants break S1 where it holds, on top of the spec references.
-S1_PROFILE = 'spec-reference'
+# Senlin 16 never reads the profile's group (S1 is expected-fail on it)
+# and its DRS lookup reads a hypervisor attribute openstacksdk has not had
+# since 2016 (drs-zone is expected-fail): their mutants break those rules
+# where they hold, on top of the spec references.
+REFERENCE_PROFILE = 'spec-reference'
+S1_PROFILE = REFERENCE_PROFILE
 
 
 def _policy_class():
@@ -51,6 +54,18 @@ def _profile_group_name(cluster):
     return (_profile_hints(cluster.rt['profile']) or {}).get('group')
 
 
+def _nova_client_class():
+    from senlin.drivers.os import nova_v2
+    return nova_v2.NovaClient
+
+
+def _wrap_nova(name, make):
+    """Replace senlin's NovaClient.<name> by make(original)."""
+    cls = _nova_client_class()
+    original = getattr(cls, name)
+    setattr(cls, name, functools.wraps(original)(make(original)))
+
+
 def _with_spec(profile, spec, call):
     """Run call() with profile.spec replaced by spec, then restore."""
     kept = profile.spec
@@ -72,6 +87,30 @@ def zone_unchecked():
             return original(self, context, validate_props=False)
         return validate
     _wrap('validate', make)
+
+
+# -- defaults ------------------------------------------------------------
+def _property_schema(*path):
+    item = _policy_class().properties_schema[path[0]]
+    for key in path[1:]:
+        item = item.schema[key]
+    return item
+
+
+@register('default-policies-affinity', SERVICE,
+          targets=(CAP + 'spec-defaults',),
+          rule='servergroup policies defaults to anti-affinity')
+def default_policies_affinity():
+    cls = _policy_class()
+    _property_schema(cls.SERVER_GROUP, cls.GROUP_POLICIES).default = (
+        cls.AFFINITY)
+
+
+@register('default-drs-on', SERVICE,
+          targets=(CAP + 'spec-defaults',),
+          rule='enable_drs_extension defaults to False')
+def default_drs_on():
+    _property_schema(_policy_class().ENABLE_DRS_EXTENSION).default = True
 
 
 # -- S1 ------------------------------------------------------------------
@@ -146,6 +185,58 @@ def mismatch_unchecked():
                 del self.nova
         return attach
     _wrap('attach', make)
+
+
+@register('missing-group-made', SERVICE,
+          targets=(CAP + 's1-missing-group',),
+          rule='S1: a group the profile names that does not exist makes '
+               'attach fail (here attach makes it, then binds it)',
+          profile=S1_PROFILE)
+def missing_group_made():
+    def make(original):
+        def attach(self, cluster, enabled=True):
+            group = self.properties.get(self.SERVER_GROUP) or {}
+            hinted = _profile_group_name(cluster)
+            if not group.get(self.GROUP_NAME) and hinted:
+                nova = self.nova(cluster.user, cluster.project)
+                if not nova.server_group_find(hinted, True):
+                    nova.server_group_create(
+                        name=hinted,
+                        policies=[group.get(self.GROUP_POLICIES)])
+            return original(self, cluster, enabled)
+        return attach
+    _wrap('attach', make)
+
+
+# -- S1, wrong causes (default profile) --------------------------------------
+# S1 is expected-fail because senlin 16 never reads the profile's group.
+# These fail the S1 tests for other causes; the signatures must not take
+# them for senlin 16's.
+@register('attach-refused', SERVICE,
+          targets=(CAP + 's1-inherit', CAP + 's1-mismatch'),
+          rule='senlin refuses every affinity policy attach, whatever the '
+               'profile names',
+          wrong_reason=True)
+def attach_refused():
+    def make(original):
+        def attach(self, cluster, enabled=True):
+            return False, 'attach refused (mutant attach-refused)'
+        return attach
+    _wrap('attach', make)
+
+
+@register('hint-read-found-group-broken', SERVICE,
+          targets=(CAP + 's1-missing-group', CAP + 's1-inherit',
+                   CAP + 's1-mismatch'),
+          rule='senlin reads the profile\'s group (profile-hints-read) but '
+               'not the found group\'s policy field nor the spec\'s error '
+               'for a missing one: a found group breaks attach (TypeError), '
+               'a missing one is made under the name the profile gives',
+          wrong_reason=True)
+def hint_read_found_group_broken():
+    # profile-hints-read alone, on the default profile: what a senlin
+    # that fixed only the hint's location would do on today's SDK.
+    profile_hints_read()
 
 
 # -- applicability -----------------------------------------------------------
@@ -236,7 +327,8 @@ def zone_dropped():
 
 @register('drs-zone-no-az', SERVICE,
           targets=(CAP + 'drs-zone',),
-          rule='DRS: the zone is "<availability_zone or nova>:<host>"')
+          rule='DRS: the zone is "<availability_zone or nova>:<host>"',
+          profile=REFERENCE_PROFILE)
 def drs_zone_no_az():
     def make(original):
         def pre_op(self, cluster_id, action):
@@ -247,6 +339,21 @@ def drs_zone_no_az():
                     else p)
         return pre_op
     _wrap('pre_op', make)
+
+
+@register('drs-hypervisors-hidden', SERVICE,
+          targets=(CAP + 'drs-zone',),
+          rule='senlin sees no hypervisor at all, so no DRS host ("No '
+               'suitable vSphere host is available.")',
+          wrong_reason=True)
+def drs_hypervisors_hidden():
+    # A wrong cause for drs-zone on the default profile: the policy check
+    # fails before senlin reads any hypervisor's attribute.
+    def make(original):
+        def hypervisor_list(self, **query):
+            return []
+        return hypervisor_list
+    _wrap_nova('hypervisor_list', make)
 
 
 # -- spec references ----------------------------------------------------
@@ -294,3 +401,63 @@ def missing_profile_group_refused():
             return original(self, cluster, enabled)
         return attach
     _wrap('attach', make)
+
+
+@reference('found-group-policy-read', SERVICE,
+           capabilities=(CAP + 's1-inherit', CAP + 's1-mismatch'),
+           rule='S1: "the affinity policy will check if the specified server '
+                'group does exist ... the rules specified in the group" '
+                'match the policy\'s')
+def found_group_policy_read():
+    """senlin 16 compares ``group.policies[0]`` of the group it finds;
+    openstacksdk has read server groups at microversion 2.64 since 0.31
+    (2019), where nova gives ``policy`` (one string) and no ``policies``,
+    so every found group breaks that line (TypeError). Give senlin's
+    driver's found group its policy as ``policies``, as nova answered
+    before 2.64.
+
+    The policy's name is read whatever the shape of 2.64's ``policy``:
+    a string as nova merged it, or ``{name, rules}`` as seed 000's text
+    has it (nova's ``server-group-nested-policy`` reference, applied in
+    the same spec-reference profile)."""
+    def make(original):
+        def server_group_find(self, name_or_id, ignore_missing=True):
+            group = original(self, name_or_id, ignore_missing)
+            if group is not None and not group.policies and group.policy:
+                policy = group.policy
+                if isinstance(policy, dict):
+                    policy = policy.get('name')
+                group.policies = [policy]
+            return group
+        return server_group_find
+    _wrap_nova('server_group_find', make)
+
+
+class _NamedHypervisor(object):
+    """A hypervisor as senlin's DRS lookup reads it: openstacksdk's
+    Hypervisor, with the API's hypervisor_hostname (the SDK's ``name``)
+    under the API's own name."""
+
+    def __init__(self, hypervisor):
+        self._hypervisor = hypervisor
+        self.hypervisor_hostname = hypervisor.name
+
+    def __getattr__(self, name):
+        return getattr(self._hypervisor, name)
+
+
+@reference('drs-hypervisor-hostname-read', SERVICE,
+           capabilities=(CAP + 'drs-zone',),
+           rule='S3: "It does so by looking into the hypervisor_hostname '
+                'property of each hypervisor reported by Nova"')
+def drs_hypervisor_hostname_read():
+    """senlin's pre_op (senlin 6 to 16) reads
+    ``hypervisor.hypervisor_hostname`` of each hypervisor openstacksdk
+    lists; openstacksdk has given that API field as ``name`` only since
+    0.9.0 (2016), so the read raises AttributeError. Hand senlin's DRS
+    lookup hypervisors that carry the field under the API's name."""
+    def make(original):
+        def hypervisor_list(self, **query):
+            return [_NamedHypervisor(h) for h in original(self, **query)]
+        return hypervisor_list
+    _wrap_nova('hypervisor_list', make)

@@ -132,5 +132,7 @@ class GroupsNamedTest(testtools.TestCase):
         test._forget_group = lambda group_id: (
             test_affinity_groups.AffinityGroupTest._forget_group(
                 test, group_id))
+        test.groups_named = lambda name: (
+            test_affinity_groups.AffinityGroupTest.groups_named(test, name))
         test_affinity_groups.AffinityGroupTest._delete_groups_named(test, 'x')
         self.assertEqual(['g1'], deleted)
