@@ -68,8 +68,16 @@ def _after_ready_side_by_side(ctx, descriptors):
     ctx.admin_token()  # fetched here, once, not raced for by the threads
     with futures.ThreadPoolExecutor(len(descriptors)) as pool:
         steps = [pool.submit(s.after_ready, ctx) for s in descriptors]
-    for step in steps:
-        step.result()
+    for service, step in zip(descriptors, steps):
+        try:
+            step.result()
+        except OSError as e:
+            # a request that timed out or found nobody listening (an
+            # HTTP error answer is http.HTTPError, reported as it is)
+            raise CloudError('%s set-up after it answered: %s: %s (see '
+                             '%s.log and %s.out)' % (
+                                 service.name, type(e).__name__, e,
+                                 service.name, service.process))
 
 
 class _Beside(object):

@@ -12,6 +12,7 @@
 """
 
 import argparse
+import os
 import signal
 import sys
 
@@ -42,6 +43,16 @@ def _cloud_options(parser):
                              'one port, another region)')
 
 
+def _release_option(parser):
+    from conformance_tests.cloud import releases
+    parser.add_argument('--release', default=releases.CURRENT,
+                        choices=releases.SERIES,
+                        help='the OpenStack series the embedded cloud is '
+                             'built from (default: %(default)s, this '
+                             'virtualenv\'s; an older one runs in a '
+                             'virtualenv of its own, built on first use)')
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog='conformance', description=(
         'Conformance suite for five OpenStack features.'))
@@ -52,6 +63,7 @@ def build_parser():
     up = cloud_sub.add_parser('up', help='start the embedded cloud')
     _common(up)
     _cloud_options(up)
+    _release_option(up)
     up.add_argument('--mutant', help='start with this spec violation '
                                      '(see `conformance mutants --list`)')
     up.add_argument('--detach', action='store_true',
@@ -69,6 +81,7 @@ def build_parser():
     from conformance_tests.cmd import preflight
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
+    _release_option(sub.choices['run'])
     bench_cmd.add_parser(sub, _common)
     cleanup.add_parser(sub, _common)
     bundle.add_parser(sub, _common)
@@ -91,6 +104,7 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        _on_release(args, sys.argv[1:] if argv is None else argv)
         return args.func(args) if hasattr(args, 'func') else _cloud(args)
     except KeyboardInterrupt:
         ui.fail('interrupted')
@@ -98,7 +112,8 @@ def main(argv=None):
     except Terminated:
         ui.fail('terminated (SIGTERM); what it started is stopped')
         return 143
-    except (UserError, CommandError, CleanupError, FileNotFoundError) as e:
+    except (UserError, CommandError, CleanupError, FileNotFoundError,
+            ReleaseError) as e:
         ui.fail(str(e))
         return 2
     finally:
@@ -119,6 +134,51 @@ def _zone_computes(text):
 
 class UserError(Exception):
     """Bad input or config: reported as one line, never a traceback."""
+
+
+class ReleaseError(Exception):
+    """A series' virtualenv cannot be built or run: one line."""
+
+
+def release_env(series, venv, environ=None):
+    """The environment of a command re-run in ``series``' virtualenv: it
+    names the series, and what it starts by name (stestr's workers) is
+    that virtualenv's."""
+    env = dict(os.environ if environ is None else environ)
+    env.pop('PYTHONHOME', None)
+    env['CONFORMANCE_RELEASE'] = series
+    env['VIRTUAL_ENV'] = venv
+    env['PATH'] = os.pathsep.join(
+        [os.path.join(venv, 'bin')] +
+        [p for p in env.get('PATH', '').split(os.pathsep) if p])
+    return env
+
+
+def _on_release(args, argv):
+    """With `--release` of an older series, re-run this command in that
+    series' virtualenv (built first if needed; cloud/releases.py), with
+    $CONFORMANCE_RELEASE naming the series: this process ends there.
+    The current series (the default) changes nothing."""
+    from conformance_tests.cloud import releases
+    series = getattr(args, 'release', None)
+    if series is None or series == releases.CURRENT:
+        return
+    try:
+        venv = releases.ensure_venv(series, ui.say)
+    except releases.ReleaseError as e:
+        raise ReleaseError(str(e))
+    cmd = releases.command(venv, argv)
+    if not os.access(cmd[0], os.X_OK):
+        raise ReleaseError('the %s virtualenv has no %s: remove %s so that '
+                           '`--release %s` builds it again' % (
+                               series, cmd[0], venv, series))
+    ui.say('release %s: running in %s' % (series, venv))
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execve(cmd[0], cmd, release_env(series, venv))
+    except OSError as e:
+        raise ReleaseError('cannot run %s: %s' % (cmd[0], e))
 
 
 def _cloud(args):

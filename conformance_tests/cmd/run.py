@@ -166,12 +166,32 @@ def cmd_select(args):
 
 
 def _embedded_target(profile):
-    """What the run judged: each upstream service at its pinned version."""
-    pins = packages.pins()
+    """What the run judged: each upstream service at its pinned version
+    (what it is not pinned to, e.g. senlin in an older series: its
+    installed one); an older series (`--release`) is named first."""
+    try:
+        pins = packages.pins()
+    except ValueError as e:
+        raise CommandError(str(e))
     dists = [s.distribution for s in services.all() if s.distribution]
-    return 'embedded cloud, profile %s (%s)' % (profile, ', '.join(
-        '%s %s' % (dist, pins.get(packages._norm(dist), '?'))
-        for dist in dists + ['tempest']))
+    series = _other_release()
+    return 'embedded cloud, %sprofile %s (%s)' % (
+        'release %s, ' % series if series else '', profile, ', '.join(
+            '%s %s' % (dist, pins.get(packages._norm(dist)) or
+                       _installed(dist))
+            for dist in dists + ['tempest']))
+
+
+def _installed(dist):
+    version = packages.installed_version(dist)
+    return '.'.join(str(n) for n in version) if version else '?'
+
+
+def _other_release():
+    """The series the cloud runs, when it is not the current one."""
+    from conformance_tests.cloud import releases
+    series = packages.release()
+    return None if series == releases.CURRENT else series
 
 
 def cmd_run(args):
@@ -223,7 +243,8 @@ def cmd_run(args):
                    allow_skips=bool(args.tempest_conf),
                    duration=time.monotonic() - started,
                    profile=args.profile, required=required,
-                   inventory=inventory.differences, preflight=findings)
+                   inventory=inventory.differences, preflight=findings,
+                   release=None if args.tempest_conf else _other_release())
 
 
 def _vendor_workspace(workdir, tempest_conf):
@@ -297,12 +318,15 @@ class _Inventory(object):
 
 def _report(workdir, results, target, scope, allow_skips, duration=None,
             profile=profiles.DEFAULT, required=(), inventory=None,
-            preflight=None):
+            preflight=None, release=None):
     caps = build.verdicts(scope.capabilities, results, profile,
                           scope=set(scope.ids), required=required)
     summary = build.summarise(caps, results, target, allow_skips, duration,
                               required=required, inventory=inventory)
     summary['profile'] = profile
+    if release:
+        # the older series the embedded cloud was built from (--release)
+        summary['release'] = release
     if preflight:
         summary['preflight'] = preflight
     json_path, md_path = build.write(workdir, caps, summary)
@@ -329,6 +353,7 @@ def cmd_report(args):
         results = results_mod.attribute_class_outcomes(results, selection)
     target = args.target
     allow_skips = args.allow_skips
+    release = None
     if not target:
         try:
             with open(os.path.join(workdir, 'report.json')) as f:
@@ -336,9 +361,11 @@ def cmd_report(args):
         except (OSError, ValueError, KeyError):
             raise CommandError('say what the tests ran against with --target')
         target = previous['target']
+        release = previous.get('release')
         allow_skips = allow_skips or previous.get('skips_allowed', False)
     return _report(workdir, results, target, scope, allow_skips=allow_skips,
-                   profile=args.profile, required=requirements(args))
+                   profile=args.profile, required=requirements(args),
+                   release=release)
 
 
 def _last_selection(workdir):

@@ -214,7 +214,9 @@ def write(workdir, caps, summary):
 
 def markdown(caps, summary):
     lines = ['# Conformance report', '',
-             'Target: %s' % summary['target'], '',
+             'Target: %s' % summary['target'], ''] + (
+                 ['Release: %s' % summary['release'], '']
+                 if summary.get('release') else []) + [
              '| capability | seed | status | expected | tests | gabbi '
              'requests |', '|---|---|---|---|---|---|']
     for cap in caps:

@@ -45,6 +45,16 @@ class AfterReadyTest(testtools.TestCase):
                           FakeContext(), steps)
         self.assertTrue(steps[1].ran)
 
+    def test_a_timed_out_request_is_a_one_line_cloud_error(self):
+        step = Step('blazar', error=TimeoutError('timed out'))
+        step.process = 'blazar'
+        e = self.assertRaises(launcher.CloudError,
+                              launcher._after_ready_side_by_side,
+                              FakeContext(), [step])
+        self.assertIn('blazar set-up after it answered: TimeoutError: '
+                      'timed out', str(e))
+        self.assertNotIn('\n', str(e))
+
 
 class BesideTest(testtools.TestCase):
 

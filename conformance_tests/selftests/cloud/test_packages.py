@@ -78,3 +78,56 @@ class CheckPinnedTest(testtools.TestCase):
             packages, 'pins', return_value={}))
         self.patch_version(return_value='0.0.1')
         self.assertIsNone(packages.check_pinned(_services('keystone')))
+
+
+class ReleasePinsTest(testtools.TestCase):
+    """$CONFORMANCE_RELEASE (set by `--release`) picks the pins."""
+
+    def release(self, value):
+        self.useFixture(fixtures.EnvironmentVariable(
+            packages.RELEASE_VARIABLE, value))
+
+    def test_unset_is_the_current_series(self):
+        from conformance_tests.cloud import releases
+        self.release(None)
+        self.assertEqual(releases.CURRENT, packages.release())
+        self.assertEqual(packages._pins_source()[1], packages.CONSTRAINTS)
+
+    def test_older_series_reads_its_services_file(self):
+        self.release('2024.1')
+        pins = packages.pins()
+        self.assertEqual('29.4.0', pins['nova'])
+        self.assertEqual('46.0.0', pins['tempest'])
+
+    def test_older_series_mismatch_names_its_file(self):
+        self.release('2024.1')
+        self.useFixture(fixtures.MockPatchObject(
+            packages.metadata, 'version', return_value='30.0.0'))
+        problem = packages.check_pinned(_services('keystone'))
+        self.assertIn('keystone 30.0.0 is installed but '
+                      'constraints/2024.1.services.txt pins 25.0.0', problem)
+        self.assertIn('--release 2024.1', problem)
+        self.assertNotIn('\n', problem)
+
+    def test_unknown_series_is_one_line(self):
+        self.release('1999.1')
+        problem = packages.check_pinned(_services('keystone'))
+        self.assertIn('unknown release', problem)
+        self.assertNotIn('\n', problem)
+
+
+class InstalledVersionTest(testtools.TestCase):
+
+    def patch_version(self, **kwargs):
+        return self.useFixture(fixtures.MockPatchObject(
+            packages.metadata, 'version', **kwargs)).mock
+
+    def test_numbers(self):
+        self.patch_version(return_value='29.4.0')
+        self.assertEqual((29, 4, 0), packages.installed_version('nova'))
+        self.patch_version(return_value='34.0.0.0rc1')
+        self.assertEqual((34, 0, 0), packages.installed_version('nova'))
+
+    def test_not_installed(self):
+        self.patch_version(side_effect=metadata.PackageNotFoundError('x'))
+        self.assertIsNone(packages.installed_version('x'))

@@ -9,11 +9,13 @@ the catalog (the nova.conf hook below says which interface to use).
 """
 
 import os
+import shutil
 import sys
 import urllib.error
 import urllib.request
 
 from conformance_tests.cloud import http
+from conformance_tests.cloud import packages
 from conformance_tests.cloud import service_configs
 from conformance_tests.cloud.services import base
 
@@ -24,6 +26,11 @@ IMAGES = (('image_ref', 'embedded-cloud-image'),
 # A raw disk of zeros is a real image to glance and to nova's fake driver;
 # small keeps the start fast.
 IMAGE_SIZE = 64 * 1024
+# glance before 33 (2024.1's is 28) reads its paste pipeline from
+# glance-api-paste.ini beside glance-api.conf (wsgi_app.CONFIG_FILES), and
+# refuses to start without it; 33 takes it from [paste_deploy] alone.
+PASTE_BESIDE_CONF_BEFORE = 33
+PASTE_INI = 'glance-api-paste.ini'
 
 
 class Glance(base.Service):
@@ -40,8 +47,14 @@ class Glance(base.Service):
         return {'nova.conf': {'glance': {'valid_interfaces': 'public'}}}
 
     def write_config(self, ctx):
-        return glance_conf(ctx.service_dir, ctx.identity_uri,
+        path = glance_conf(ctx.service_dir, ctx.identity_uri,
                            ctx.service_user(self.name), ctx.url(self.name))
+        if paste_beside_conf():
+            # the wheel's own file (<prefix>/etc/glance), as [paste_deploy]
+            # names it
+            shutil.copyfile(paste_ini(), os.path.join(
+                os.path.dirname(path), PASTE_INI))
+        return path
 
     def after_ready(self, ctx):
         # 'http://h:p/' on its own port, 'http://h:p/image' behind the
@@ -84,6 +97,19 @@ def _upload(url, data, token):
                              e.read().decode(errors='replace'))
 
 
+def paste_ini():
+    """The paste pipeline glance's wheel installs."""
+    return os.path.join(sys.prefix, 'etc', 'glance', PASTE_INI)
+
+
+def paste_beside_conf(version=None):
+    """Whether the installed glance (or ``version``, a tuple) needs its
+    paste file beside its config file."""
+    if version is None:
+        version = packages.installed_version('glance')
+    return bool(version) and version[0] < PASTE_BESIDE_CONF_BEFORE
+
+
 def glance_conf(workdir, identity_uri, user, own_url):
     home = os.path.join(workdir, 'glance')
     return service_configs.write_ini(os.path.join(home, 'glance-api.conf'), {
@@ -104,8 +130,7 @@ def glance_conf(workdir, identity_uri, user, own_url):
         'glance_store': {'stores': 'file', 'default_store': 'file',
                          'filesystem_store_datadir': os.path.join(
                              home, 'images')},
-        'paste_deploy': {'flavor': 'keystone', 'config_file': os.path.join(
-            sys.prefix, 'etc', 'glance', 'glance-api-paste.ini')},
+        'paste_deploy': {'flavor': 'keystone', 'config_file': paste_ini()},
         'keystone_authtoken': service_configs.authtoken_section(
             identity_uri, user),
     })

@@ -35,6 +35,7 @@ import os
 
 from conformance_tests.cloud.services.nova import layout
 from conformance_tests.cloud import http
+from conformance_tests.cloud import packages
 from conformance_tests.cloud import secrets
 from conformance_tests.cloud import service_configs
 from conformance_tests.cloud.services import base
@@ -149,6 +150,20 @@ class Nova(base.Service):
 
     # -- service-process side ----------------------------------------------
     def prepare_process(self):
+        if eventlet_mode():
+            # nova <= 31 was only ever run under eventlet (its services
+            # spawn green threads) and has no threading mode: importing
+            # nova.monkey_patch patches everything with eventlet.
+            os.environ.pop('OS_NOVA_DISABLE_EVENTLET_PATCHING', None)
+            import nova.monkey_patch  # noqa: F401
+            # serve.py imported socketserver before the patch, and it
+            # picked its selector class then: a real select() that
+            # would block every green thread while the server waits
+            # (nova never answers). Point it at the now green class.
+            import selectors
+            import socketserver
+            socketserver._ServerSelector = selectors.SelectSelector
+            return
         # Threading mode (nova 34 can run without eventlet's monkey
         # patching; threads are faster and mix with our WSGI servers). It
         # must be decided before placement's libraries import eventlet.
@@ -160,6 +175,20 @@ class Nova(base.Service):
         from conformance_tests.cloud.services.nova import app
         api, control = app.build(proc, self.name)
         return {base.API: api, CONTROL: control}
+
+
+#: The first nova major version with a threading mode
+#: (``nova.monkey_patch.patch()``, OS_NOVA_DISABLE_EVENTLET_PATCHING):
+#: 2025.2's nova 32. Older novas run in eventlet mode.
+THREADING_MAJOR = 32
+
+
+def eventlet_mode(version=None):
+    """Whether the installed nova (or ``version``, a tuple) must run
+    under eventlet: it predates nova's threading mode."""
+    if version is None:
+        version = packages.installed_version('nova')
+    return bool(version) and version[0] < THREADING_MAJOR
 
 
 def nova_config(ctx):

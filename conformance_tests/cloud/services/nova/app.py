@@ -81,6 +81,24 @@ def _register_rpc_server_opts(conf):
             conf.register_opts(opts)
 
 
+#: (group, option) of the descriptor's flags that are newer than the
+#: oldest nova the cloud runs (cloud/releases.py): set only when this nova
+#: registers them. [api] response_validation came after nova 29 (2024.1).
+NEWER_OPTIONS = frozenset([('api', 'response_validation')])
+
+
+def newer_options_dropped(conf, group, options):
+    """``options`` without those of NEWER_OPTIONS this nova does not
+    have; any other unknown option still fails loudly in flags()."""
+    def known(option):
+        try:
+            return option in conf[group]
+        except AttributeError:  # an unregistered group (NoSuchOptError)
+            return False
+    return {option: value for option, value in options.items()
+            if (group, option) not in NEWER_OPTIONS or known(option)}
+
+
 def _extra_compute(entry):
     """(host, cell[, destroy seconds]) of the nova.extra_computes hook."""
     host, cell = entry[:2]
@@ -145,6 +163,7 @@ class NovaCloud(object):
             importlib.import_module(module)
         _register_rpc_server_opts(conf)
         for group, options in self.config['flags'].items():
+            options = newer_options_dropped(conf, group, options)
             if 'auth_type' in options:
                 _register_password_auth_opts(conf, group)
             h.flags(group=None if group == 'DEFAULT' else group, **options)
