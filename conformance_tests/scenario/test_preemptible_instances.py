@@ -6,7 +6,10 @@ BlazarFilter implements). The spec's rules checked here:
 - preemptibles start only on freepool hosts, never on unmanaged or reserved
   hosts; regular servers never start in the freepool;
 - before a host lease is active, the preemptibles on its host are
-  terminated (and only those), softly first;
+  terminated (and only those), softly first; a preemptible asked for the
+  host after the termination requests is never placed there (the race);
+- a host allocated to an active instance reservation refuses new
+  preemptibles;
 - when the lease ends the host returns to the freepool;
 - preemptibles count toward the instances, cores and RAM quotas like
   regular servers.
@@ -46,7 +49,9 @@ MICROVERSION = '2.74'
 PREEMPTIBLE = 'blazar:preemptible'
 NO_VALID_HOST = 'No valid host'
 # At most this many preemptibles are asked for the allocated host while its
-# lease starts (one after the other, as fast as nova takes them).
+# lease starts: from blazar's first termination request, one after the
+# other, as fast as nova takes them (on the embedded cloud the 8 take about
+# 1.5 s of a window of about 6 s).
 RACERS = 8
 SEED = 'the seed-004 tests'
 
@@ -499,6 +504,33 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.wait_for('server %s to settle or go' % server_id, settled)
         return found['o']
 
+    def wait_termination_request(self, server_id, lease_id):
+        """Wait until nova has blazar's first termination request (a stop
+        or a delete) for preemptible ``server_id``, or the lease has left
+        PENDING and STARTING; return (when it was asked or None, the
+        lease's status). Polled every [conformance] poll_interval: the
+        racing boots start as soon as it shows."""
+        found = {}
+
+        def seen():
+            found['status'] = self.leases.show_lease(
+                lease_id)['lease']['status']
+            found['asked'] = leases.termination_request(
+                self.instance_actions(server_id))
+            return found['asked'] is not None or found['status'] in (
+                leases.ACTIVE, leases.ERROR, leases.TERMINATED)
+
+        test_utils.call_until_true(seen, CONF.compute.build_timeout,
+                                   CONF.conformance.poll_interval)
+        return found['asked'], found['status']
+
+    def create_action(self, server_id):
+        """The server's create instance action, with its events."""
+        (create,) = [a for a in self.instance_actions(server_id)
+                     if a['action'] == 'create']
+        return self.os_admin.servers_client.show_instance_action(
+            server_id, create['request_id'])['instanceAction']
+
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('2b8f6e3a-9d41-4c7e-8f05-6a1c3e9d7b24')
     @decorators.attr(type=['slow'])
@@ -509,37 +541,87 @@ class PreemptibleLeaseTest(PreemptibleTest):
         evicted = self.boot_on(host, self.preemptible_flavor)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
         lease = self.lease_host(host)
-        created = time.monotonic()
+        # The race: preemptibles asked for the host from the moment
+        # blazar's termination request for the one already there shows in
+        # nova, one after the other, as fast as nova takes them, until
+        # blazar has left the lease's transitional states (or RACERS).
+        asked, status = self.wait_termination_request(evicted, lease['id'])
         racers = []
-        status = leases.PENDING
-        # Boots while the lease starts: until blazar has left the lease's
-        # transitional states, or RACERS boots.
-        while len(racers) < RACERS and status not in (
+        while asked is not None and len(racers) < RACERS and status not in (
                 leases.ACTIVE, leases.ERROR, leases.TERMINATED):
-            server_id = self.boot_on(host, self.preemptible_flavor)
-            racers.append((server_id, time.monotonic() - created, status))
+            racers.append(self.boot_on(host, self.preemptible_flavor))
             status = self.leases.show_lease(lease['id'])['lease']['status']
         lease, took = self.wait_lease_stable(lease['id'])
-        seen = []
-        for server_id, at, then in racers:
-            outcome = self.server_outcome(server_id)
-            seen.append((server_id, at, then) + outcome)
-            # Measured, never asserted: what each racing boot became.
-            LOG.info('race: preemptible %s asked for %s %.1f s after the '
-                     'lease was created (lease %s then): %s on %s, '
-                     'launched at %s', server_id, host, at, then, *outcome)
-        LOG.info('race: lease %s %s after %.1f s, %d racing boots',
-                 lease['id'], lease['status'], took, len(racers))
         # A race that leaves the lease unusable breaks the rule too.
         self.assert_started(lease, host, evicted, rule)
+        # Without a termination request there is no race to judge: the
+        # preemptible already there must have been asked to go.
+        self.assert_terminated(evicted, host, lease, rule)
+        asked = leases.termination_request(self.instance_actions(evicted))
+        start = leases.event(lease, 'start_lease') or {}
+        finished = leases.moment(start.get('updated_at'))
+        seen = []
+        for server_id in racers:
+            status, on, launched = self.server_outcome(server_id)
+            create = self.create_action(server_id)
+            seen.append((server_id, leases.moment(create['start_time']),
+                         leases.placed_on(create.get('events'), host),
+                         status, on))
+            # Measured, never asserted: what each racing boot became.
+            LOG.info('race: preemptible %s asked for %s at %s (termination '
+                     'asked at %s, start_lease finished at %s): placed '
+                     'there by %s; %s on %s, launched at %s', server_id,
+                     host, leases.clock(seen[-1][1]), leases.clock(asked),
+                     leases.clock(finished), seen[-1][2], status, on,
+                     launched)
+        LOG.info('race: lease %s %s after %.1f s, %d racing boots',
+                 lease['id'], lease['status'], took, len(racers))
+        # The proof that a race happened: a boot asked (its create
+        # action's start, nova's time of the request) after blazar's
+        # termination request and before blazar finished the start_lease
+        # event. Without one the run shows nothing of the rule.
+        overlapped = [s for s in seen if asked is not None
+                      and finished is not None and asked <= s[1] <= finished]
+        if not overlapped:
+            self.skipTest(
+                'no racing boot overlapped the lease start: blazar asked '
+                'nova to terminate preemptible %s at %s and finished lease '
+                '%s\'s start_lease event at %s; %s. The racing boots start '
+                'once the test sees the termination request, polled every '
+                '[conformance] poll_interval (%s s): lower it, or raise '
+                'blazar\'s [preemptible] graceful_shutdown_time to widen '
+                'the window' % (
+                    evicted, leases.clock(asked), lease['id'],
+                    leases.clock(finished),
+                    'the %d racing boots were asked at %s' % (
+                        len(seen), ', '.join(leases.clock(s[1])
+                                             for s in seen))
+                    if seen else 'no racing boot was asked before the '
+                    'lease left STARTING',
+                    CONF.conformance.poll_interval))
+        placed = [s for s in overlapped if s[2]]
+        self.assertEqual(
+            [], placed,
+            '%s: after blazar asked nova to terminate preemptible %s (at '
+            '%s) and before lease %s\'s start_lease event finished (at '
+            '%s), preemptibles asked for %s were placed there: %s' % (
+                rule, evicted, leases.clock(asked), lease['id'],
+                leases.clock(finished), host, ', '.join(
+                    '%s (asked at %s, %s on %s; now %s)' % (
+                        s[0], leases.clock(s[1]), s[2], host, s[3])
+                    for s in placed)))
         running = [s for s in seen if s[3] not in ('gone', 'ERROR')
                    and s[4] == host]
         self.assertEqual(
             [], running,
             '%s: with lease %s ACTIVE, preemptibles run on %s: %s' % (
                 rule, lease['id'], host, ', '.join(
-                    '%s (asked %.1f s after the lease, %s)' % (
-                        s[0], s[1], s[3]) for s in running)))
+                    '%s (asked at %s, %s)' % (
+                        s[0], leases.clock(s[1]), s[3]) for s in running)))
+        LOG.info('race: %d of %d racing boots overlapped the lease start '
+                 '(termination asked at %s, start_lease finished at %s); '
+                 'none was placed on %s', len(overlapped), len(seen),
+                 leases.clock(asked), leases.clock(finished), host)
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('e84b2c71-3f5a-4d0e-b6a9-7c2d9e1f0a53')
@@ -575,6 +657,38 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assertEqual(('ACTIVE', host), self.host_of(reserved),
                          'spec: the reservation owner\'s instance (flavor '
                          'reservation:<id>) lands on the allocated host')
+
+    @decorators.attr(type=['disruptive'])
+    @decorators.idempotent_id('a6b835b8-b0f5-4741-9a75-1fbed345d982')
+    @decorators.attr(type=['slow'])
+    def test_instance_reservation_host_refuses_new_preemptibles(self):
+        rule = ('spec: preemptible instances never start on a host '
+                'belonging to a reservation: a host allocated to an active '
+                'instance reservation refuses new preemptibles')
+        host, other = self.pool_hosts[:2]
+        lease = self.lease_host(host, leases.instance_reservation)
+        lease, took = self.wait_lease_stable(lease['id'])
+        self.assert_active(lease, rule)
+        refused = self.boot_on(host, self.preemptible_flavor)
+        control = self.boot_on(other, self.preemptible_flavor)
+        # The control: a freepool host the lease does not allocate still
+        # takes a preemptible, so a refusal below is the reservation's.
+        self.assertEqual(
+            ('ACTIVE', other), self.host_of(control),
+            'spec: preemptibles start on freepool hosts: the control '
+            'preemptible %s asked for %s (not allocated to lease %s) did '
+            'not start there' % (control, other, lease['id']))
+        server = self.settle(refused)
+        if server['status'] == 'ACTIVE':
+            self.fail('%s: preemptible %s asked for %s is ACTIVE on %s with '
+                      'instance lease %s ACTIVE; %s' % (
+                          rule, refused, host,
+                          server.get('OS-EXT-SRV-ATTR:host'), lease['id'],
+                          leases.instance_host_evidence(
+                              lease, host, self.aggregates_now(),
+                              CONF.conformance.blazar_freepool)))
+        self.assert_refused(refused, rule + ' (asked for %s, allocated to '
+                            'instance lease %s)' % (host, lease['id']))
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('bf93168d-5511-4523-8552-e8ac6671d542')

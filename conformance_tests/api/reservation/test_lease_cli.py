@@ -30,6 +30,8 @@ RULE = ('openstack reservation lease create/show/delete round-trips a host '
 # blazarclient 4.6 warns about an OSC command it cannot load on every
 # call; a failure shows what remains.
 NOISE = ('Could not load',)
+# A command whose request the API refused: cliff's exit status.
+CLIENT_ERROR_EXIT = 1
 
 
 class LeaseCLITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
@@ -90,13 +92,26 @@ class LeaseCLITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
             '%s: the API has the lease the client created' % RULE)
         (res,) = api['reservations']
         self.assertEqual(leases.HOST_RESOURCE, res['resource_type'], RULE)
+        # The control of the not-found below: the same command shows the
+        # lease (exit 0) before the delete.
         shown = self.cli.json('reservation', 'lease', 'show', created['id'])
         self.assertEqual(created['id'], shown.get('id'), '%s: show' % RULE)
         self.cli.run('reservation', 'lease', 'delete', created['id'])
         gone = self.cli.run('reservation', 'lease', 'show', created['id'],
                             check=False)
-        self.assertNotEqual(0, gone.returncode,
-                            '%s: the lease is gone after delete' % RULE)
+        # Gone is the client's not-found error, as python-blazarclient
+        # prints blazar's 404 (exit status 1, "ERROR: Object with
+        # {'lease_id': '<id>'} not found"), not any failure of the command.
+        said = gone.errors()
+        self.assertEqual(
+            (CLIENT_ERROR_EXIT, True), (gone.returncode, bool(
+                leases.cli_not_found(created['id']).search(said))),
+            '%s: after `%s` exited 0, `%s` must fail with the client\'s '
+            'not-found error (exit %d, a message naming lease %s as not '
+            'found); it exited %d: %r' % (
+                RULE, 'openstack reservation lease delete %s' % created['id'],
+                gone.shown, CLIENT_ERROR_EXIT, created['id'],
+                gone.returncode, said))
 
     def delete_leases_named(self, name):
         for lease in self.leases.list_leases()['leases']:

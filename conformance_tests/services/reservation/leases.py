@@ -23,6 +23,7 @@ each call takes the name its API defines.
 import collections
 import datetime
 import json
+import re
 
 DATE_FORMAT = '%Y-%m-%d %H:%M'
 HOST_RESOURCE = 'physical:host'
@@ -37,6 +38,15 @@ STABLE = (PENDING, ACTIVE, TERMINATED, ERROR)
 
 def blazar_date(moment):
     return moment.strftime(DATE_FORMAT)
+
+
+def cli_not_found(lease_id):
+    """What python-blazarclient prints for blazar's 404 of lease
+    ``lease_id`` (``ERROR: Object with {'lease_id': '<id>'} not found``),
+    as a pattern naming that lease: its not-found error, not any other
+    failure of the command."""
+    return re.compile(r'^ERROR: .*\b%s\b.* not found' % re.escape(lease_id),
+                      re.MULTILINE)
 
 
 def host_reservation(hypervisor_hostname):
@@ -262,6 +272,47 @@ def start_error_evidence(lease, host, aggregates, freepool, server_id,
     return '; '.join(parts)
 
 
+def action_start(actions, names):
+    """When the first of the server's instance ``actions`` (GET
+    /servers/{id}/os-instance-actions) named in ``names`` was asked
+    (its start_time, the API request's time), or None."""
+    found = [moment(a['start_time']) for a in actions
+             if a['action'] in names]
+    return min(found) if found else None
+
+
+def termination_request(actions):
+    """When nova was first asked to stop or delete the server (blazar's
+    termination request: a soft shutdown or a delete), or None."""
+    return action_start(actions, ('stop', 'delete'))
+
+
+def placed_on(events, host):
+    """The name of the first compute event (``compute_...``) of an
+    instance action's ``events`` (GET
+    /servers/{id}/os-instance-actions/{request_id}) that ran on ``host``,
+    or None: a create action's compute event on a host says the
+    scheduler placed the server there and its compute took it. From 2.62
+    an admin sees each event's host; an event without one counts."""
+    for found in events or ():
+        if (found.get('event', '').startswith('compute_')
+                and found.get('host', host) == host):
+            return found['event']
+    return None
+
+
+def instance_host_evidence(lease, host, aggregates, freepool):
+    """Where the host of an instance lease is: the reservation's
+    aggregate (with its zone or none) and the freepool. Blazar 18 adds the
+    host to the reservation's aggregate, which has no zone, and keeps it
+    in the freepool (stay_in=True)."""
+    in_pool, where = _membership(host, aggregates, freepool,
+                                 reservation_id(lease))
+    return '%s is %s and %s' % (
+        host, where, 'still in aggregate %s' % freepool if in_pool
+        else 'not in aggregate %s' % freepool)
+
+
 def instance_start_evidence(lease, host, aggregates, freepool, server_id,
                             actions):
     """What the APIs show of an instance lease ACTIVE with a preemptible
@@ -269,12 +320,9 @@ def instance_start_evidence(lease, host, aggregates, freepool, server_id,
     the host's aggregates (blazar 18's instance plugin adds the host to
     the reservation's aggregate, which has no zone, and leaves it in the
     freepool: stay_in=True, which skips the termination)."""
-    in_pool, where = _membership(host, aggregates, freepool,
-                                 reservation_id(lease))
     names = [a['action'] for a in sorted(actions,
                                          key=lambda a: a['start_time'])]
-    return '%s (instance actions: %s); %s is %s and %s' % (
+    return '%s (instance actions: %s); %s' % (
         'nobody asked to delete it' if 'delete' not in names
-        else 'its deletion was asked', ', '.join(names), host, where,
-        'still in aggregate %s' % freepool if in_pool
-        else 'not in aggregate %s' % freepool)
+        else 'its deletion was asked', ', '.join(names),
+        instance_host_evidence(lease, host, aggregates, freepool))

@@ -7,8 +7,10 @@ mutants.py beside this file.
 
 from conformance_tests.cloud.services.blazar.mutants import FREEPOOL_FULL
 from conformance_tests.cloud.services.blazar.mutants import FREEPOOL_ONLY
+from conformance_tests.cloud.services.blazar.mutants import INSTANCE_REFUSES
 from conformance_tests.cloud.services.blazar.mutants import REGULAR_OUTSIDE
 from conformance_tests.cloud.services.blazar.mutants import RESERVED_HOST
+from conformance_tests.cloud.mutants import reference
 from conformance_tests.cloud.mutants import register
 
 
@@ -102,3 +104,47 @@ def preemptible_spills_over():
         return [h for h in hosts if not self.fetch_blazar_pools(h)]
 
     module.BlazarFilter.filter_all = filter_all
+
+
+# -- spec reference (profile spec-reference) and its mutant ----------------
+
+def _instance_reservation_pool(aggregate):
+    """Whether ``aggregate`` is an instance reservation's: blazar's
+    instance plugin keeps the reservation's id in its metadata
+    (``reservation``), and gives it no availability zone. Looked up when
+    the filter runs, so that a spec-reference mutant can replace it."""
+    return 'reservation' in (aggregate.metadata or {})
+
+
+@reference('blazar-instance-host-refuses-preemptibles', 'nova',
+           (INSTANCE_REFUSES,),
+           'preemptibles never run on hosts belonging to a reservation: '
+           'BlazarFilter counts an instance reservation\'s aggregate among '
+           'blazar\'s, so a host allocated to one (still in the freepool) '
+           'refuses them')
+def instance_host_refuses_preemptibles():
+    module = _filter_class()
+    original = module.BlazarFilter.fetch_blazar_pools
+
+    def fetch_blazar_pools(self, host_state):
+        pools = original(self, host_state)
+        return pools + [agg for agg in host_state.aggregates
+                        if agg not in pools
+                        and _instance_reservation_pool(agg)]
+
+    module.BlazarFilter.fetch_blazar_pools = fetch_blazar_pools
+
+
+@register('blazar-ref-instance-pool-ignored', 'nova', (INSTANCE_REFUSES,),
+          'a host allocated to an instance reservation refuses new '
+          'preemptibles: the reference no longer takes the instance '
+          'reservation\'s aggregate (no zone) for blazar\'s, as '
+          'blazar-nova 10 does',
+          profile='spec-reference')
+def ref_instance_pool_ignored():
+    global _instance_reservation_pool
+
+    def _never(aggregate):
+        return False
+
+    _instance_reservation_pool = _never

@@ -21,6 +21,8 @@ REGULAR_OUTSIDE = 'reservation.preemptible.regular-outside-freepool'
 RESERVED_HOST = 'reservation.lease.reserved-host'
 EVICTS = 'reservation.lease.evicts-preemptibles'
 INSTANCE_EVICTS = 'reservation.lease.instance-reservation-evicts'
+INSTANCE_REFUSES = ('reservation.lease.instance-reservation-refuses-'
+                    'preemptibles')
 RACE = 'reservation.lease.no-preemptible-after-termination'
 GRACEFUL = 'reservation.lease.graceful-termination'
 API_ERRORS = 'reservation.api.bad-reservations'
@@ -260,6 +262,28 @@ def ref_no_wait_for_deletion():
     _wait_gone = _no_wait
 
 
+@register('blazar-ref-terminates-in-freepool', 'blazar', (RACE,),
+          'no new preemptible starts on the allocated host once termination '
+          'requests are sent: the reference terminates the host\'s '
+          'preemptibles (and waits until they are gone) while the host is '
+          'still in the freepool, the spec\'s before_start_lease, and only '
+          'then takes it out of the freepool',
+          profile='spec-reference')
+def ref_terminates_in_freepool():
+    pool = _pool_class()
+    original = pool.add_computehost
+
+    def add_computehost(self, pool_id, hosts, stay_in=False):
+        if pool_id != self.freepool_name and not stay_in:
+            for host in hosts if isinstance(hosts, list) else [hosts]:
+                self.terminate_preemptibles(host)
+            # Done above: the move out of the freepool terminates nothing.
+            self.terminate_preemptibles = lambda host: None
+        return original(self, pool_id, hosts, stay_in=stay_in)
+
+    pool.add_computehost = add_computehost
+
+
 @register('blazar-ref-no-soft-shutdown', 'blazar', (GRACEFUL,),
           'an evicted preemptible is first shut down softly: the reference '
           'skips the stop and only deletes it, after the grace time',
@@ -368,6 +392,25 @@ def add_refused_after_eviction():
             nova_exception='mutant: nova refuses the add')
 
     pool.terminate_preemptibles = terminate_preemptibles
+
+
+@register('blazar-instance-host-not-aggregated', 'blazar',
+          (INSTANCE_REFUSES, INSTANCE_EVICTS),
+          'wrong reason: an instance lease starts without putting its host '
+          'in the reservation\'s aggregate (blazar adds nothing to it), so '
+          'the host is only in the freepool',
+          wrong_reason=True)
+def instance_host_not_aggregated():
+    pool = _pool_class()
+    original = pool.add_computehost
+
+    def add_computehost(self, pool_id, hosts, stay_in=False):
+        if stay_in and pool_id != self.freepool_name:
+            # The instance plugin's add (stay_in=True): skipped.
+            return self.get_aggregate_from_name_or_id(pool_id)
+        return original(self, pool_id, hosts, stay_in=stay_in)
+
+    pool.add_computehost = add_computehost
 
 
 @register('blazar-lease-create-db-error', 'blazar', (API_ERRORS,),

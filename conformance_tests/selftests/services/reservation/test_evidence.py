@@ -17,6 +17,7 @@ EVICTS = 'reservation.lease.evicts-preemptibles'
 RACE = 'reservation.lease.no-preemptible-after-termination'
 INSTANCE = 'reservation.lease.instance-reservation-evicts'
 GRACEFUL = 'reservation.lease.graceful-termination'
+REFUSES = 'reservation.lease.instance-reservation-refuses-preemptibles'
 EVICTS_RULE = ('spec: before a lease becomes active, the preemptible '
                'instances on its hosts are terminated')
 RACE_RULE = ('spec: once termination requests are sent, no new '
@@ -134,6 +135,36 @@ class StartErrorEvidenceTest(testtools.TestCase):
         self.assertNotMatches(INSTANCE, '%s: lease %s is ERROR, not ACTIVE'
                               % (rule, LEASE))
 
+    def refused_failure(self, **kw):
+        rule = ('spec: preemptible instances never start on a host '
+                'belonging to a reservation: a host allocated to an active '
+                'instance reservation refuses new preemptibles')
+        args = dict(lease=lease('ACTIVE', 'DONE'), host='pool1',
+                    aggregates=aggregates(ours=('pool1',), zone=None),
+                    freepool='freepool')
+        args.update(kw)
+        return ('%s: preemptible %s asked for pool1 is ACTIVE on pool1 with '
+                'instance lease %s ACTIVE; %s' % (
+                    rule, SERVER, LEASE, leases.instance_host_evidence(
+                        **args)))
+
+    def test_instance_host_taking_a_preemptible(self):
+        message = self.refused_failure()
+        self.assertIn('pool1 is in the reservation\'s aggregate res-1 (no '
+                      'zone) and still in aggregate freepool', message)
+        self.assertMatches(REFUSES, message)
+        # blazar-instance-host-not-aggregated: only in the freepool
+        message = self.refused_failure(aggregates=aggregates())
+        self.assertIn('pool1 is not in the reservation\'s aggregate',
+                      message)
+        self.assertNotMatches(REFUSES, message)
+        # out of the freepool, or an aggregate with a zone: other causes
+        self.assertNotMatches(REFUSES, self.refused_failure(
+            aggregates=aggregates(freepool=('pool2',), ours=('pool1',),
+                                  zone=None)))
+        self.assertNotMatches(REFUSES, self.refused_failure(
+            aggregates=aggregates(ours=('pool1',))))
+
     def test_graceful_signature_needs_create_then_delete(self):
         self.assertMatches(
             GRACEFUL, 'no soft shutdown of %s before its deletion '
@@ -158,3 +189,35 @@ class MomentTest(testtools.TestCase):
         self.assertEqual('21:28:46.187', leases.clock(
             leases.moment('2026-11-24T21:28:46.187000')))
         self.assertEqual('unknown', leases.clock(None))
+
+
+class RaceFactsTest(testtools.TestCase):
+
+    def test_termination_request_is_the_first_stop_or_delete(self):
+        actions = [CREATE, DELETE,
+                   {'action': 'stop',
+                    'start_time': '2026-11-24T21:28:43.000000'}]
+        self.assertEqual(leases.moment('2026-11-24T21:28:43'),
+                         leases.termination_request(actions))
+        self.assertEqual(leases.moment('2026-11-24T21:28:46.187'),
+                         leases.termination_request([CREATE, DELETE]))
+        self.assertIsNone(leases.termination_request([CREATE]))
+        self.assertEqual(leases.moment('2026-11-24T21:28:40'),
+                         leases.action_start([CREATE, DELETE], ('create',)))
+
+    def test_placed_on_reads_the_compute_events_host(self):
+        schedule = {'event': 'conductor_schedule_and_build_instances',
+                    'host': 'pool1'}
+        build = {'event': 'compute__do_build_and_run_instance',
+                 'host': 'pool1'}
+        elsewhere = dict(build, host='pool2')
+        self.assertEqual('compute__do_build_and_run_instance',
+                         leases.placed_on([schedule, build], 'pool1'))
+        # A conductor event is no placement, nor a compute elsewhere.
+        self.assertIsNone(leases.placed_on([schedule], 'pool1'))
+        self.assertIsNone(leases.placed_on([schedule, elsewhere], 'pool1'))
+        self.assertIsNone(leases.placed_on(None, 'pool1'))
+        # Before 2.62 events have no host: a compute event counts.
+        self.assertEqual('compute__do_build_and_run_instance',
+                         leases.placed_on([{'event': build['event']}],
+                                          'pool1'))

@@ -49,6 +49,26 @@ class LeaseBodyTest(testtools.TestCase):
                           {'id': 'l', 'reservations': []})
 
 
+class CLINotFoundTest(testtools.TestCase):
+
+    LEASE = '5b0e4a0c-1d2e-4f3a-9b8c-7d6e5f4a3b2c'
+
+    def test_blazarclients_not_found_names_the_lease(self):
+        pattern = leases.cli_not_found(self.LEASE)
+        self.assertTrue(pattern.search(
+            "Could not load 'x'\nERROR: Object with {'lease_id': '%s'} not "
+            "found" % self.LEASE))
+        # Another lease, another failure, or no client prefix: no match.
+        self.assertIsNone(pattern.search(
+            "ERROR: Object with {'lease_id': '%s'} not found" % (
+                self.LEASE[:-1] + 'd')))
+        self.assertIsNone(pattern.search(
+            'ERROR: Unable to establish connection to '
+            'http://127.0.0.1:1/v1/leases/%s' % self.LEASE))
+        self.assertIsNone(pattern.search(
+            "Object with {'lease_id': '%s'} not found" % self.LEASE))
+
+
 class NovaFactsTest(testtools.TestCase):
 
     def test_hypervisor_hostname_is_the_hosts_own(self):
