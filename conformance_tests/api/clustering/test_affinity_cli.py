@@ -1,11 +1,15 @@
 """Seed 002 through a real client: `openstack cluster policy ...`.
 
-python-senlinclient's `openstack cluster policy create --spec-file` makes
-the affinity policy from a YAML spec file and `openstack cluster policy
-attach` binds it; the binding (read with `openstack cluster policy
-binding show`) must be what S2 says, and `openstack cluster policy detach`
-must delete the group. Credentials reach the command through OS_*
-environment variables, never its command line.
+Two capabilities. ``clustering.affinity.cli`` judges the cloud through
+the client: what python-senlinclient's `cluster policy create
+--spec-file`, `attach`, `detach` and `delete` made, read back through
+senlin's API and the commands that work on today's clients (`cluster
+policy list --full-id -f json`, `cluster policy binding show`).
+``clustering.affinity.cli-client`` judges the client's own commands:
+`cluster policy create` and `cluster policy show` must exit 0 and print
+the policy made from the spec file, which python-senlinclient 3.1.0
+under osc-lib >= 4 does not (the guideline says why). Credentials reach
+the command through OS_* environment variables, never its command line.
 """
 
 import os
@@ -23,7 +27,11 @@ from conformance_tests.common import skips
 CONF = base.CONF
 RULE = ('openstack cluster policy create --spec-file and cluster policy '
         'attach give a policy whose binding is S2\'s: a created group, '
-        'inherited_group False; detach deletes that group')
+        'inherited_group False; detach deletes that group; cluster policy '
+        'delete removes the policy')
+RULE_CLIENT = ('openstack cluster policy create --spec-file and cluster '
+               'policy show exit 0 and print the policy made from the spec '
+               'file')
 # osc-lib >= 4's refusal of python-senlinclient 3.1's plain-function
 # formatters (the client's last line on stderr, see assert_created).
 CLIENT_FORMATTER_DEFECT = 'Invalid formatter provided.'
@@ -98,6 +106,86 @@ class AffinityCLITest(base.AffinityPolicyTest):
         self.assertFalse(self.group_exists(group_id), '%s: group %s is '
                          'still there after `openstack cluster policy '
                          'detach`' % (RULE, group_id))
+
+        self.cli.run('cluster', 'policy', 'delete', '--force',
+                     policy['id'])
+        self.assert_policy_gone(policy['id'])
+
+    @decorators.idempotent_id('4f0c7a2e-9d61-4b8e-a3f5-2c7e8b1d6a94')
+    def test_cli_policy_create_and_show(self):
+        spec = base.affinity_spec(servergroup={
+            'name': self.name('group'), 'policies': 'affinity'})
+        spec_file = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                                 'affinity.yaml')
+        with open(spec_file, 'w') as f:
+            yaml.safe_dump(spec, f)
+        name = self.name('cli-affinity')
+        self.addCleanup(self._delete_policies_named, name)
+        runner = cli.OpenStack(CONF, self.os_primary.credentials,
+                               RULE_CLIENT, stderr_tail=300)
+        created = runner.run('cluster', 'policy', 'create', '--spec-file',
+                             spec_file, name, '-f', 'json', check=False)
+        # What the cloud made, whatever the client said: senlin's API.
+        made = [p['id'] for p in self.clustering.list_policies()
+                if p['name'] == name]
+        failures = []
+        problem = self.printed_policy_problem(created, spec, name)
+        if problem:
+            failures.append('`%s` %s; the cloud %s' % (
+                created.shown, problem,
+                'made policy %s' % made[0] if len(made) == 1 else
+                'has %d policies named %s' % (len(made), name)))
+        if len(made) == 1:
+            shown = runner.run('cluster', 'policy', 'show', made[0],
+                               '-f', 'json', check=False)
+            problem = self.printed_policy_problem(shown, spec, name,
+                                                  made[0])
+            if problem:
+                failures.append('`%s` %s' % (shown.shown, problem))
+        if failures:
+            self.fail('%s: %s' % (RULE_CLIENT, '; '.join(failures)))
+
+    def printed_policy_problem(self, result, spec, name, policy_id=None):
+        """What is wrong with a command's printing of the policy, or
+        None: its exit status and last stderr line, or the fields that
+        differ from what was asked."""
+        if result.returncode != 0:
+            lines = result.errors().strip().splitlines() or ['no stderr']
+            return 'exited %d: %s' % (result.returncode, lines[-1])
+        try:
+            printed = cli.parse_json(result.stdout)
+        except ValueError:
+            return 'printed no JSON: %r' % result.stdout[:300]
+        wanted = {'name': name, 'type': base.AFFINITY_TYPE + '-1.0',
+                  'spec': spec}
+        if policy_id:
+            wanted['id'] = policy_id
+        differ = {k: printed.get(k) for k, v in wanted.items()
+                  if printed.get(k) != v}
+        if differ:
+            return 'exited 0 but printed %s where %s was asked' % (
+                differ, {k: wanted[k] for k in differ})
+        return None
+
+    def assert_policy_gone(self, policy_id):
+        """`cluster policy show` of a deleted policy is the client's
+        not-found error naming it, and senlin's API answers 404."""
+        self.assertFalse(self.policy_exists(policy_id), '%s: policy %s is '
+                         'still in senlin after `openstack cluster policy '
+                         'delete`' % (RULE, policy_id))
+        shown = self.cli.run('cluster', 'policy', 'show', policy_id,
+                             check=False)
+        last = (shown.errors().strip().splitlines() or [''])[-1]
+        self.assertTrue(
+            shown.returncode == 1 and policy_id in last and
+            'not found' in last.lower(),
+            '%s: `%s` after the delete must be the client\'s not-found '
+            'error naming the policy; it exited %d: %s' % (
+                RULE, shown.shown, shown.returncode, last))
+
+    def policy_exists(self, policy_id):
+        return any(p['id'] == policy_id
+                   for p in self.clustering.list_policies())
 
     def assert_created(self, result):
         """Exit 0, or python-senlinclient 3.1's own defect under osc-lib

@@ -1,5 +1,6 @@
 """Seed 002, scenarios S1 and S2: which server group the policy binds."""
 
+from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 
@@ -16,6 +17,10 @@ RULE_MISSING = ('S1: the group named by the profile does not exist: '
 RULE_CREATE = ('S2: no group hint: attach creates a nova server group with '
                'the policy\'s policies, inherited_group: False; detach '
                'deletes exactly that group')
+RULE_CREATE_HINTED = ('S2: a profile with scheduler_hints but no group '
+                      'value in them: attach creates a nova server group '
+                      'with the policy\'s policies, inherited_group: '
+                      'False; detach deletes it')
 
 
 class AffinityGroupTest(base.AffinityPolicyTest):
@@ -119,6 +124,32 @@ class AffinityGroupTest(base.AffinityPolicyTest):
         self.assertFalse(self.group_exists(group_id),
                          '%s: group %s is still there after detach' % (
                              RULE_CREATE, group_id))
+
+    @decorators.idempotent_id('e2b9d4c1-7a35-4f0e-9c68-3d1f5a7b2e08')
+    @decorators.attr(type=['slow'])
+    def test_hinted_profile_without_group(self):
+        # S2's second case: scheduler_hints, but no group key in them
+        hints = {'different_host': [data_utils.rand_uuid()],
+                 'conformance_hint': 'no group here'}
+        cluster = self.cluster(self.profile(scheduler_hints=hints))
+        policy = self.policy(base.affinity_spec(
+            servergroup={'policies': 'soft-affinity'}))
+        data = self.attach(cluster, policy, RULE_CREATE_HINTED)
+        group_id = data.get('servergroup_id')
+        self.assertIsNotNone(group_id, '%s: binding data %s' % (
+            RULE_CREATE_HINTED, data))
+        self.addCleanup(self._forget_group, group_id)
+        self.assertIs(False, data.get('inherited_group'),
+                      '%s: profile scheduler_hints %s; binding data %s' % (
+                          RULE_CREATE_HINTED, hints, data))
+        group = self.groups.show_server_group(group_id)['server_group']
+        self.assertEqual(['soft-affinity'], group['policies'],
+                         '%s: group %s' % (RULE_CREATE_HINTED, group))
+        self.detach(cluster, policy, RULE_CREATE_HINTED)
+        self.assertFalse(self.group_exists(group_id),
+                         '%s: profile scheduler_hints %s; group %s is still '
+                         'there after detach' % (RULE_CREATE_HINTED, hints,
+                                                 group_id))
 
     def groups_named(self, name):
         return [g['id'] for g in self.groups.list_server_groups()[

@@ -2,9 +2,12 @@
 
 import testtools
 
+from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
+from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.api.clustering import base
+from conformance_tests.common import skips
 from conformance_tests.services.compute.v2 import zones
 
 CONF = base.CONF
@@ -12,6 +15,13 @@ CONF = base.CONF
 RULE_PLACEMENT = ('before CLUSTER_SCALE_OUT (count N), a growing '
                   'CLUSTER_RESIZE and NODE_CREATE the action data carries '
                   'placement: {count: N, placements: [{servergroup: ID}] x N}')
+RULE_OTHER_POLICY = ('"Senlin engine respects outputs (i.e. number of '
+                     'nodes to create) from other policies": a scale-out '
+                     'without a count, with a scaling policy (adjustment N) '
+                     'beside the affinity policy, carries placement count N '
+                     'and N placements')
+SCALING_TYPE = 'senlin.policy.scaling'
+SCALING_COUNT = 2
 RULE_SHRINK = ('a CLUSTER_RESIZE that removes nodes is not blocked and '
                'carries no placement')
 RULE_MEMBERS = ('the nodes\' servers are members of the group and, '
@@ -22,6 +32,13 @@ RULE_ZONE = ('availability_zone set: every placement carries that zone and '
 RULE_DRS = ('DRS extension: every placement\'s zone is "<availability_zone '
             'or nova>:<host of the first hypervisor whose hostname contains '
             'drs>" and the servers land there')
+
+
+# The seed: "retrieving hypervisor list is an admin-only API, and that is
+# the reason the vSphere extension is only applicable to admin-owned
+# clusters".
+DRS_NEEDS_ADMIN = ('GET /os-hypervisors/detail (the DRS extension works '
+                   'for admin-owned clusters only)')
 
 
 def placement_of(action):
@@ -76,6 +93,41 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         self.assertIsNone(placement_of(shrink), '%s: data %s' % (
             RULE_SHRINK, shrink.get('data')))
 
+    @decorators.idempotent_id('b7e3c5a9-2f48-4d16-a0c7-9e8d1f6b4a53')
+    @decorators.attr(type=['slow'])
+    def test_placement_count_from_scaling_policy(self):
+        # "Senlin engine respects outputs (i.e. number of nodes to create)
+        # from other policies": a scaling policy (priority 100, checked
+        # before the affinity policy's 300) decides a scale-out without a
+        # count of its own.
+        cluster = self.cluster(self.profile())
+        policy = self.policy(base.affinity_spec(servergroup={
+            'name': self.name('group'), 'policies': 'soft-anti-affinity'}))
+        group_id = self.attach(cluster, policy,
+                               RULE_OTHER_POLICY)['servergroup_id']
+        scaling = self.policy({
+            'type': SCALING_TYPE, 'version': '1.0', 'properties': {
+                'event': 'CLUSTER_SCALE_OUT',
+                'adjustment': {'type': 'CHANGE_IN_CAPACITY',
+                               'number': SCALING_COUNT, 'cooldown': 0}}})
+        self.attach(cluster, scaling, 'attaching a %s policy beside the '
+                    'affinity policy' % SCALING_TYPE)
+
+        scale = self.act(self.clustering.scale_out(cluster['id']),
+                         'CLUSTER_SCALE_OUT')
+        self.assert_succeeded(scale, RULE_OTHER_POLICY)
+        # the control: the scaling policy's own output is there
+        self.assertEqual(
+            {'count': SCALING_COUNT},
+            (scale.get('data') or {}).get('creation'),
+            'control for %s: the scaling policy (adjustment %d) wrote no '
+            'creation count; data %s' % (RULE_OTHER_POLICY, SCALING_COUNT,
+                                         scale.get('data')))
+        self.assert_placement(scale, SCALING_COUNT, group_id,
+                              rule=RULE_OTHER_POLICY)
+        self.assertEqual(SCALING_COUNT, len(self.node_servers(cluster)),
+                         '%s: nodes after the scale-out' % RULE_OTHER_POLICY)
+
     @decorators.idempotent_id('88a46be6-8172-410d-b6ee-048e1770fb23')
     @decorators.attr(type=['slow'])
     @testtools.skipUnless(CONF.conformance.anti_affinity_zone,
@@ -84,7 +136,6 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
     def test_anti_affinity_members_in_zone(self):
         zone = CONF.conformance.anti_affinity_zone
         hosts = self.zone_hosts(zone)
-        self.assertTrue(hosts, 'zone %s has no available compute' % zone)
         cluster = self.cluster(self.profile())
         policy = self.policy(base.affinity_spec(
             servergroup={'name': self.name('group')},
@@ -110,10 +161,16 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                           'group %s' % (RULE_MEMBERS, server['id'], group_id))
             self.assertEqual(zone, server['OS-EXT-AZ:availability_zone'],
                              '%s: server %s' % (RULE_ZONE, server['id']))
-            placed.setdefault(server['OS-EXT-SRV-ATTR:host'], []).append(
+            placed.setdefault(self.host_of(server), []).append(
                 server['id'])
-        self.assertEqual(sorted(hosts), sorted(placed), '%s: servers by '
-                         'host %s' % (RULE_MEMBERS, placed))
+        if self.has_admin:
+            self.assertEqual(sorted(hosts), sorted(placed), '%s: servers '
+                             'by host %s' % (RULE_MEMBERS, placed))
+        else:
+            # a member tells hosts apart by hostId only
+            self.assertEqual(len(hosts), len(placed), '%s: %d hosts, '
+                             'servers by hostId %s' % (
+                                 RULE_MEMBERS, len(hosts), placed))
 
         extra = self.act(self.clustering.scale_out(cluster['id'], 1),
                          'CLUSTER_SCALE_OUT')
@@ -121,7 +178,7 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         if extra['status'] != 'FAILED':
             # Where the nodes' servers went tells a zone escape from a
             # shared host.
-            where = {s['id']: (s['OS-EXT-SRV-ATTR:host'],
+            where = {s['id']: (self.host_of(s),
                                s['OS-EXT-AZ:availability_zone'])
                      for s in self.node_servers(cluster).values()}
         self.assertEqual('FAILED', extra['status'], '%s: node %d of %d '
@@ -135,14 +192,48 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                           'set [conformance] senlin_drs_hypervisor to the '
                           'hypervisor hostname (containing "drs") senlin '
                           'must pick')
+    @skips.admin_only(DRS_NEEDS_ADMIN)
     def test_drs_zone(self):
+        # no availability_zone: "it will use 'nova' as the default value"
+        self.assert_drs_placement(None)
+
+    @decorators.idempotent_id('6d2f8a41-c3b7-4e59-8f1a-0b9e7c5d3a26')
+    @decorators.attr(type=['slow'])
+    @testtools.skipUnless(CONF.conformance.senlin_drs_hypervisor,
+                          'set [conformance] senlin_drs_hypervisor to the '
+                          'hypervisor hostname (containing "drs") senlin '
+                          'must pick')
+    @skips.admin_only(DRS_NEEDS_ADMIN)
+    def test_drs_zone_with_availability_zone(self):
+        # availability_zone given: the zone is "<availability_zone>:<host>".
+        # The DRS host is put in a zone of the test's own for the test
+        # (an aggregate, removed at cleanup): nova's default zone would
+        # not tell the given zone from the default.
+        host = self.drs_host(CONF.conformance.senlin_drs_hypervisor)
+        aggregates = self.os_admin.aggregates_client
+        zone = self.name('drs-zone')
+        aggregate = aggregates.create_aggregate(
+            name=zone, availability_zone=zone)['aggregate']
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        aggregates.delete_aggregate, aggregate['id'])
+        aggregates.add_host(aggregate['id'], host=host)
+        self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                        aggregates.remove_host, aggregate['id'], host=host)
+        self.assert_drs_placement(zone)
+
+    def assert_drs_placement(self, zone):
+        """A DRS policy (``zone`` as its availability_zone, or none) on an
+        admin-owned cluster: a scale-out by 2 places both nodes in
+        "<zone or nova>:<DRS host>" and their servers land there."""
         admin = self.admin_clustering
         hypervisor = CONF.conformance.senlin_drs_hypervisor
+        properties = {'servergroup': {'name': self.name('group'),
+                                      'policies': 'soft-anti-affinity'},
+                      'enable_drs_extension': True}
+        if zone:
+            properties['availability_zone'] = zone
         cluster = self.cluster(self.profile(client=admin), client=admin)
-        policy = self.policy(base.affinity_spec(
-            servergroup={'name': self.name('group'),
-                         'policies': 'soft-anti-affinity'},
-            enable_drs_extension=True), client=admin)
+        policy = self.policy(base.affinity_spec(**properties), client=admin)
         group_id = self.attach(cluster, policy, RULE_DRS,
                                client=admin)['servergroup_id']
         host = self.drs_host(hypervisor)
@@ -156,14 +247,20 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                              RULE_DRS, hypervisor, scale['status'],
                              scale.get('status_reason'), scale.get('data'),
                              scale.get('id')))
-        self.assert_placement(scale, 2, group_id, 'nova:%s' % host,
-                              RULE_DRS)
+        self.assert_placement(scale, 2, group_id, '%s:%s' % (
+            zone or 'nova', host), '%s (availability_zone %s)' % (
+                RULE_DRS, zone or 'not given'))
         servers = self.node_servers(cluster, admin)
         self.assertEqual(2, len(servers), '%s: a scale-out by 2 left the '
                          'cluster the servers %s' % (RULE_DRS, servers))
         for server in servers.values():
             self.assertEqual(host, server['OS-EXT-SRV-ATTR:host'],
                              '%s: server %s' % (RULE_DRS, server['id']))
+            if zone:
+                self.assertEqual(
+                    zone, server['OS-EXT-AZ:availability_zone'],
+                    '%s (availability_zone %s): server %s' % (
+                        RULE_DRS, zone, server['id']))
 
     def drs_host(self, hostname):
         hypervisors = self.os_admin.hypervisor_client.list_hypervisors(
@@ -175,5 +272,24 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
                   'hypervisor' % hostname)
 
     def zone_hosts(self, zone):
-        return zones.available_hosts(
-            self.os_admin.availability_zone_client, zone)
+        """The zone's available compute hosts: listed by an admin (GET
+        /os-availability-zone/detail); a member cannot list them and
+        takes their number from [conformance] anti_affinity_zone_hosts
+        (placeholders, one per host)."""
+        if self.has_admin:
+            hosts = zones.available_hosts(
+                self.os_admin.availability_zone_client, zone)
+            if not hosts:
+                raise lib_exc.InvalidConfiguration(
+                    '[conformance] anti_affinity_zone %s has no available '
+                    'nova-compute host' % zone)
+            return hosts
+        count = CONF.conformance.anti_affinity_zone_hosts
+        if not count:
+            # An option the vendor sets: partial, not not-applicable.
+            self.skipTest(
+                'set [conformance] anti_affinity_zone_hosts to the number '
+                'of available compute hosts in zone %s: without admin '
+                'credentials this test cannot list a zone\'s hosts (GET '
+                '/os-availability-zone/detail is admin-only)' % zone)
+        return ['host %d of %s' % (k + 1, zone) for k in range(count)]

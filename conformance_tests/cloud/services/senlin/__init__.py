@@ -43,7 +43,9 @@ class Senlin(base.Service):
     catalog = (base.CatalogEntry('clustering', base.API, '/'),)
     service_user = True
     depends_on = ('keystone', 'glance', 'nova')
-    mutants_modules = (__name__ + '.mutants',)
+    # client_reference: python-senlinclient's spec reference, applied in
+    # the `openstack` process of the spec-reference profile, not here.
+    mutants_modules = (__name__ + '.mutants', __name__ + '.client_reference')
     # eventlet (prepare_process), the openstacksdk compute proxy
     # senlin's nova driver (and the spec references over it) calls, then
     # what app.build imports: senlin's RPC setup,
@@ -65,10 +67,19 @@ class Senlin(base.Service):
 
     def tempest_conf(self, ctx):
         # a hypervisor hostname, not a service host
+        conformance = {
+            'senlin_drs_hypervisor': nova_service.hypervisor_hostname(
+                DRS_HOST, ctx.settings)}
+        if ctx.settings.get('spec_reference'):
+            # python-senlinclient's spec reference is applied in the
+            # client's own process: an `openstack` that applies it, for
+            # this profile only (client_reference.py).
+            from conformance_tests.cloud.services.senlin import (
+                client_reference)
+            conformance['openstack_cli'] = client_reference.write_launcher(
+                os.path.join(ctx.service_dir, 'senlin'))
         return {'service_available': {'senlin': 'true'},
-                'conformance': {
-                    'senlin_drs_hypervisor': nova_service.hypervisor_hostname(
-                        DRS_HOST, ctx.settings)}}
+                'conformance': conformance}
 
     # -- service-process side ----------------------------------------------
     def prepare_process(self):

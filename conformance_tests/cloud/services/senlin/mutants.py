@@ -265,6 +265,74 @@ def created_group_kept():
     _wrap('_extract_policy_data', make)
 
 
+# -- the client (clustering.affinity.cli-client) ----------------------------
+# python-senlinclient 3.1 cannot print a policy on osc-lib >= 4 (the
+# capability is expected-fail); its spec reference is applied in the
+# `openstack` process (client_reference.py). The mutants are senlin's:
+# the registry patches the cloud's processes, not the client's.
+@register('policy-spec-shown-altered', SERVICE,
+          targets=(CAP + 'cli-client',),
+          rule='`openstack cluster policy create --spec-file F` and `show` '
+               'print the policy made from F (here senlin answers every '
+               'policy read with its servergroup\'s name left out)',
+          profile=REFERENCE_PROFILE)
+def policy_spec_shown_altered():
+    # senlin's policy reads (GET /v1/policies/{id}, what the client's
+    # create and show print) answer the stored object's to_dict
+    from senlin.objects import policy as base
+
+    original = base.Policy.to_dict
+
+    @functools.wraps(original)
+    def to_dict(self):
+        shown = original(self)
+        spec = shown.get('spec') or {}
+        group = (spec.get('properties') or {}).get('servergroup')
+        if isinstance(group, dict) and 'name' in group:
+            properties = dict(spec['properties'], servergroup={
+                k: v for k, v in group.items() if k != 'name'})
+            shown['spec'] = dict(spec, properties=properties)
+        return shown
+    base.Policy.to_dict = to_dict
+
+
+@register('policy-create-refused', SERVICE,
+          targets=(CAP + 'cli-client',),
+          rule='senlin refuses every affinity policy it is asked to create '
+               '(the client exits 1 on the cloud\'s refusal, not on its '
+               'own formatters)',
+          wrong_reason=True)
+def policy_create_refused():
+    def make(original):
+        def validate(self, context, validate_props=False):
+            from senlin.common import exception
+            raise exception.InvalidSpec(
+                message='affinity policy refused (mutant '
+                        'policy-create-refused)')
+        return validate
+    _wrap('validate', make)
+
+
+@register('hinted-group-inherited', SERVICE,
+          targets=(CAP + 's2-create',),
+          rule='S2: "if ... there is no group value specified in the '
+               'scheduler_hints property, the engine will create a new '
+               'server group" recorded with inherited_group False (here any '
+               'scheduler_hints make the created group count as inherited, '
+               'so detach keeps it)')
+def hinted_group_inherited():
+    def make(original):
+        def attach(self, cluster, enabled=True):
+            done, data = original(self, cluster, enabled)
+            if done and _profile_hints(cluster.rt['profile']):
+                found = dict(self._extract_policy_data(data),
+                             inherited_group=True)
+                data = self._build_policy_data(found)
+            return done, data
+        return attach
+    _wrap('attach', make)
+
+
 # -- placement data ----------------------------------------------------------
 @register('placement-no-group', SERVICE,
           targets=(CAP + 'placement-data', CAP + 'members-and-zone'),
@@ -290,6 +358,27 @@ def placement_count_one():
             if placement:
                 placement['count'] = 1
                 action.store(action.context)
+        return pre_op
+    _wrap('pre_op', make)
+
+
+@register('other-policy-count-ignored', SERVICE,
+          targets=(CAP + 'placement-data',),
+          rule='"Senlin engine respects outputs (i.e. number of nodes to '
+               'create) from other policies" (here the affinity policy '
+               'reads only the action\'s own count)')
+def other_policy_count_ignored():
+    def make(original):
+        def pre_op(self, cluster_id, action):
+            if action.action != 'CLUSTER_SCALE_OUT':
+                return original(self, cluster_id, action)
+            creation = action.data.pop('creation', None)
+            try:
+                original(self, cluster_id, action)
+            finally:
+                if creation is not None:
+                    action.data['creation'] = creation
+            action.store(action.context)
         return pre_op
     _wrap('pre_op', make)
 
@@ -337,6 +426,24 @@ def drs_zone_no_az():
                 _rewrite_placements(action, lambda p: dict(
                     p, zone=p['zone'].split(':', 1)[-1]) if 'zone' in p
                     else p)
+        return pre_op
+    _wrap('pre_op', make)
+
+
+@register('drs-zone-az-ignored', SERVICE,
+          targets=(CAP + 'drs-zone',),
+          rule='DRS: "it will use \'nova\' as the default value if not '
+               'specified": a given availability_zone is the zone\'s first '
+               'part (here always "nova:<host>")',
+          profile=REFERENCE_PROFILE)
+def drs_zone_az_ignored():
+    def make(original):
+        def pre_op(self, cluster_id, action):
+            original(self, cluster_id, action)
+            if self.enable_drs:
+                _rewrite_placements(action, lambda p: dict(
+                    p, zone='nova:' + p['zone'].split(':', 1)[-1])
+                    if 'zone' in p else p)
         return pre_op
     _wrap('pre_op', make)
 

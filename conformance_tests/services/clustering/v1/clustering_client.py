@@ -153,9 +153,11 @@ class ClusteringClient(rest_client.RestClient):
         return self.cluster_action(cluster_id, 'policy_detach', {
             'policy_id': policy_id})
 
-    def scale_out(self, cluster_id, count):
+    def scale_out(self, cluster_id, count=None):
+        """Scale out by ``count``; None sends no count (a scaling policy
+        or senlin's default decides)."""
         return self.cluster_action(cluster_id, 'scale_out',
-                                   {'count': count})
+                                   {} if count is None else {'count': count})
 
     def resize(self, cluster_id, capacity):
         return self.cluster_action(cluster_id, 'resize', {
