@@ -104,8 +104,8 @@ class AffinitySpecTest(base.AffinityPolicyTest):
 
     @decorators.idempotent_id('c8e81255-25ac-4cdc-a574-b6d3d388b589')
     def test_bad_items_refused(self):
-        # 5xx is counted as a refusal (an observation, see the guideline):
-        # senlin reports schema errors through its 500 path.
+        # A 5xx naming the item counts as a refusal (see the guideline's
+        # header): senlin reports schema errors through its 500 path.
         for path in ('v1/policies/validate', 'v1/policies'):
             self._accepted(path, base.affinity_spec())
             for what, props, names in BAD_SPECS:
