@@ -92,8 +92,21 @@ def _signature_misses(tests, status, kind, signature):
 
 
 def _first_line(text):
+    """One line that names a failure, for the printout and the report.
+
+    testtools' mismatches start with a bare '!=:' and end with ': <the
+    test's message>' (the spec rule), the two values between: then the
+    rule comes first and the values, on one line, after it, so a log
+    names the broken rule and what the cloud answered.
+    """
     lines = (text or '').strip().splitlines()
-    return lines[0][:300] if lines else ''
+    if not lines:
+        return ''
+    head = lines[0]
+    if len(lines) > 1 and head.endswith(':') and lines[-1].startswith(': '):
+        values = ' '.join(' '.join(lines[1:-1]).split())
+        head = '%s (%s %s)' % (lines[-1][2:], head.rstrip(':'), values)
+    return head[:300]
 
 
 def judge(tests, expected, required=()):

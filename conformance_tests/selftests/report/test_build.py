@@ -52,6 +52,18 @@ class VerdictsTest(testtools.TestCase):
         cap = self.verdict({T1: _res('pass'), T2: _res('fail')})
         self.assertEqual(('fail', False), (cap['status'], cap['as_expected']))
 
+    def test_a_mismatch_is_explained_by_its_rule_and_values(self):
+        try:
+            testtools.TestCase('run').assertEqual(
+                ['UNKNOWN'] * 9, ['ACTIVE'] * 9, 'rule R')
+        except testtools.matchers.MismatchError as e:
+            message = str(e)
+        cap = self.verdict({T1: _res('pass'), T2: _res('fail', 'assertion',
+                                                         message)})
+        self.assertIn("assertion: rule R (!= reference = ['UNKNOWN',",
+                      cap['explanation'])
+        self.assertIn("actual = ['ACTIVE',", cap['explanation'])
+
     def test_fail_wins_over_skip(self):
         self.assertEqual('fail', self.verdict(
             {T1: _res('skip'), T2: _res('fail')})['status'])
