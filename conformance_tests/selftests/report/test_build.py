@@ -58,8 +58,8 @@ class VerdictsTest(testtools.TestCase):
                 ['UNKNOWN'] * 9, ['ACTIVE'] * 9, 'rule R')
         except testtools.matchers.MismatchError as e:
             message = str(e)
-        cap = self.verdict({T1: _res('pass'), T2: _res('fail', 'assertion',
-                                                         message)})
+        failed = _res('fail', 'assertion', message)
+        cap = self.verdict({T1: _res('pass'), T2: failed})
         self.assertIn("assertion: rule R (!= reference = ['UNKNOWN',",
                       cap['explanation'])
         self.assertIn("actual = ['ACTIVE',", cap['explanation'])
