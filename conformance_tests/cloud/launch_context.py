@@ -72,4 +72,5 @@ class LaunchContext(object):
         return self._token
 
     def contributions(self, hook):
-        return services_mod.contributions(self.descriptors, hook)
+        return services_mod.contributions(self.descriptors, hook,
+                                          self.settings)

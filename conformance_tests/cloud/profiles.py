@@ -28,6 +28,10 @@ PROFILES = {
                     'region': 'VendorRegion-1',
                     'hypervisor_domain': 'vendor.example'},
 }
+PROFILES['no-drs-hypervisor'] = dict(PROFILES['default'],
+                                     drs_hypervisor=False)
+PROFILES['spec-reference-no-drs-hypervisor'] = dict(
+    PROFILES['spec-reference'], drs_hypervisor=False)
 DEFAULT = 'default'
 
 
@@ -37,3 +41,10 @@ def names():
 
 def settings(name):
     return PROFILES[name]
+
+
+def is_spec_reference(name):
+    """Whether profile ``name`` applies the spec references, where every
+    capability is expected to pass unless its guideline says otherwise
+    (an unknown name: no)."""
+    return bool(PROFILES.get(name, {}).get('spec_reference'))

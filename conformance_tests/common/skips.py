@@ -68,3 +68,20 @@ def admin_only_reason(test_case, has_admin):
     method = getattr(test_case, test_case._testMethodName, None)
     call = getattr(method, _ADMIN_ONLY, None)
     return needs_admin(call) if call else None
+
+
+# A rule about hypervisors the cloud does not have (S3's "No suitable
+# vSphere host" needs a cloud without a DRS host; its placement one with
+# it). report/applicability.py reads "needs a cloud whose hypervisors
+# <what>" as not-applicable, with <what> as the reason, up to a ';'.
+HYPERVISORS_CANNOT_SHOW = 'needs a cloud whose hypervisors %s; %s'
+
+
+def hypervisors_cannot_show(what, seen):
+    """The skip message of a test whose rule the cloud's hypervisors
+    cannot show: ``what`` the hypervisors it needs, ``seen`` what the
+    cloud has instead."""
+    if ';' in what:
+        raise ValueError('%r: holds a ";" (the report\'s reason ends '
+                         'there)' % what)
+    return HYPERVISORS_CANNOT_SHOW % (what, seen)

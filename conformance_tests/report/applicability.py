@@ -2,7 +2,9 @@
 
 A capability is `not-applicable` when every test of it skipped because
 the cloud lacks what it needs: the service (disabled or absent from the
-catalog), a microversion, or the rights of the account. Every other skip
+catalog), a microversion, the rights of the account, or hypervisors of
+the kind its rule is about (a case that only a cloud without a vSphere
+DRS host can show, or only one with it). Every other skip
 (an option a vendor could set, a zone not named) leaves it `partial`.
 The skip messages are the suite's own (common/skips.py,
 common/microversion.py) and Tempest's (its admin-credentials and
@@ -14,6 +16,7 @@ import re
 SERVICE = 'service'
 MICROVERSION = 'microversion'
 ADMIN = 'admin'
+HYPERVISORS = 'hypervisors'
 
 _PATTERNS = (
     # common/skips.unavailable
@@ -31,6 +34,9 @@ _PATTERNS = (
     # tempest.test.BaseTestCase.skip_checks / the suite's member mode
     (ADMIN, re.compile(r'Missing Identity Admin API credentials|'
                        r'needs admin(?P<what>: [^.;]+)?')),
+    # common/skips.hypervisors_cannot_show
+    (HYPERVISORS, re.compile(
+        r'needs a cloud whose hypervisors (?P<what>[^;\n]+)')),
 )
 
 
@@ -43,6 +49,9 @@ def reason(message):
             continue
         if kind == SERVICE:
             return kind, 'service not available: %s' % match.group('flag')
+        if kind == HYPERVISORS:
+            return kind, 'the cloud\'s hypervisors cannot show it: it ' \
+                'needs hypervisors %s' % match.group('what').strip()
         if kind == MICROVERSION:
             return kind, 'microversion not offered: %s' % (
                 message.strip().splitlines()[0][:200])

@@ -21,6 +21,7 @@ import json
 import os
 import re
 
+from conformance_tests.cloud import profiles
 from conformance_tests.report import applicability
 
 SPEC_REFERENCE = 'spec-reference'
@@ -30,9 +31,12 @@ NOT_APPLICABLE = 'not-applicable'
 
 def expectation(cap, profile):
     """{'status': pass|fail|partial, 'signature': regex or None}."""
-    if profile in cap.get('expect', {}):
-        return cap['expect'][profile]
-    if cap.get('expected_fail') and profile != SPEC_REFERENCE:
+    expect = cap.get('expect', {})
+    if profile in expect:
+        return expect[profile]
+    if profiles.is_spec_reference(profile) and SPEC_REFERENCE in expect:
+        return expect[SPEC_REFERENCE]
+    if cap.get('expected_fail') and not profiles.is_spec_reference(profile):
         return cap['expected_fail']
     return {'status': 'pass', 'signature': None}
 

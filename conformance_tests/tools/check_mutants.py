@@ -60,7 +60,7 @@ def _expected_fail_problems(cap, known_mutants):
                      'broken again, so no_mutant is refused; register a '
                      'mutant with profile=\'%s\' instead' % (
                          cap['id'], build.SPEC_REFERENCE))
-    if not any(m.profile == build.SPEC_REFERENCE and not m.wrong_reason
+    if not any(profiles.is_spec_reference(m.profile) and not m.wrong_reason
                for m in aimed):
         found.append('%s is expected-fail but no mutant breaks it on the '
                      '%s profile: add one (profile=\'%s\') so its tests '

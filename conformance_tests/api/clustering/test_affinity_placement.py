@@ -33,6 +33,13 @@ RULE_DRS = ('DRS extension: every placement\'s zone is "<availability_zone '
             'or nova>:<host of the first hypervisor whose hostname contains '
             'drs>" and the servers land there')
 
+RULE_NO_DRS = ('DRS extension, no hypervisor whose hostname contains drs: '
+               '"the policy check fails with the action\'s data field set '
+               'to {\'status\': \'ERROR\', \'status_reason\': \'No '
+               'suitable vSphere host is available.\'}"')
+NO_DRS_DATA = {'status': 'ERROR',
+               'status_reason': 'No suitable vSphere host is available.'}
+
 
 # The seed: "retrieving hypervisor list is an admin-only API, and that is
 # the reason the vSphere extension is only applicable to admin-owned
@@ -220,6 +227,47 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         aggregates.remove_host, aggregate['id'], host=host)
         self.assert_drs_placement(zone)
+
+    @decorators.idempotent_id('7768bbad-bf52-44fa-baa0-79d3846f6e60')
+    @decorators.attr(type=['slow'])
+    @skips.admin_only(DRS_NEEDS_ADMIN)
+    def test_drs_without_a_drs_hypervisor(self):
+        admin = self.admin_clustering
+        drs = sorted(
+            hv['hypervisor_hostname'] for hv in
+            self.os_admin.hypervisor_client.list_hypervisors(
+                detail=True)['hypervisors']
+            if 'drs' in hv['hypervisor_hostname'].lower())
+        if drs:
+            self.skipTest(skips.hypervisors_cannot_show(
+                'none of which has "drs" in its hostname (S3\'s "No '
+                'suitable vSphere host is available.")',
+                'this cloud has %s' % ', '.join(drs)))
+        # The control: the same admin-owned cluster and policy without
+        # the extension scale out, so what fails below is the extension.
+        for drs_on in (False, True):
+            cluster = self.cluster(self.profile(client=admin), client=admin)
+            policy = self.policy(base.affinity_spec(
+                servergroup={'name': self.name('group'),
+                             'policies': 'soft-anti-affinity'},
+                enable_drs_extension=drs_on), client=admin)
+            self.attach(cluster, policy, RULE_NO_DRS, client=admin)
+            scale = self.act(admin.scale_out(cluster['id'], 1),
+                             'CLUSTER_SCALE_OUT', admin)
+            seen = ('CLUSTER_SCALE_OUT %s, status_reason: %s; data %s '
+                    '(action %s)' % (scale['status'],
+                                     scale.get('status_reason'),
+                                     scale.get('data'), scale.get('id')))
+            if not drs_on:
+                self.assertEqual('SUCCEEDED', scale['status'], '%s: the '
+                                 'control, enable_drs_extension false: %s' %
+                                 (RULE_NO_DRS, seen))
+                continue
+            data = scale.get('data') or {}
+            self.assertEqual(
+                ('FAILED', NO_DRS_DATA),
+                (scale['status'], {k: data.get(k) for k in NO_DRS_DATA}),
+                '%s: %s' % (RULE_NO_DRS, seen))
 
     def assert_drs_placement(self, zone):
         """A DRS policy (``zone`` as its availability_zone, or none) on an

@@ -112,7 +112,8 @@ def resolve_settings(descriptors, given):
     return dict(known, **given)
 
 
-def contributions(descriptors, hook):
-    """Values every descriptor contributes to ``hook``, in start order."""
-    return [d.contributions()[hook] for d in descriptors
-            if hook in d.contributions()]
+def contributions(descriptors, hook, settings=None):
+    """Values every descriptor contributes to ``hook`` in a cloud of
+    ``settings``, in start order."""
+    given = [d.contributions(settings) for d in descriptors]
+    return [c[hook] for c in given if hook in c]

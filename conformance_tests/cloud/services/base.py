@@ -69,8 +69,9 @@ class Service(object):
     imports = ()
 
     # -- launcher side ---------------------------------------------------
-    def contributions(self):
-        """{hook name: value} this service adds to other services' hooks."""
+    def contributions(self, settings=None):
+        """{hook name: value} this service adds to other services' hooks,
+        in a cloud of ``settings`` (None: every setting at its default)."""
         return {}
 
     def write_config(self, ctx):

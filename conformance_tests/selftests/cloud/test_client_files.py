@@ -339,7 +339,7 @@ class NovaConfigTest(testtools.TestCase):
 
     def test_contributed_filters_and_options(self):
         other = FakeService('blazar-like', {}, depends_on=('nova',))
-        other.contributions = lambda: {
+        other.contributions = lambda settings=None: {
             nova.SCHEDULER_FILTERS: ['BlazarFilter'],
             nova.NOVA_CONF: {'blazar:physical:host': {
                 'allow_preemptibles': True}}}
@@ -356,7 +356,7 @@ class NovaConfigTest(testtools.TestCase):
 
     def test_contribution_clashing_with_nova_is_refused(self):
         other = FakeService('clash', {}, depends_on=('nova',))
-        other.contributions = lambda: {nova.NOVA_CONF: {
+        other.contributions = lambda settings=None: {nova.NOVA_CONF: {
             'DEFAULT': {'compute_driver': 'other.Driver'}}}
         e = self.assertRaises(ValueError, nova.nova_config, self.ctx(other))
         self.assertIn('compute_driver', str(e))

@@ -60,6 +60,16 @@ class ReasonTest(testtools.TestCase):
             (applicability.ADMIN, 'needs admin: GET /os-hypervisors'),
             applicability.reason('needs admin: GET /os-hypervisors.'))
 
+    def test_hypervisors_the_cloud_lacks_are_a_reason(self):
+        message = skips.hypervisors_cannot_show(
+            'none of which has "drs" in its hostname', 'this cloud has d1')
+        self.assertEqual(
+            (applicability.HYPERVISORS, 'the cloud\'s hypervisors cannot '
+             'show it: it needs hypervisors none of which has "drs" in its '
+             'hostname'), applicability.reason(message))
+        self.assertRaises(ValueError, skips.hypervisors_cannot_show,
+                          'a; b', 'c')
+
     def test_a_skip_a_vendor_can_fix_is_not_a_reason(self):
         self.assertIsNone(applicability.reason(OTHER_SKIP))
         self.assertIsNone(applicability.reason(''))

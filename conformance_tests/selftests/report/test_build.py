@@ -64,6 +64,17 @@ class VerdictsTest(testtools.TestCase):
                       cap['explanation'])
         self.assertIn("actual = ['ACTIVE',", cap['explanation'])
 
+    def test_a_profile_with_the_references_expects_them_to_pass(self):
+        cap = _cap('c', [T1], expected_fail=_expect_fail(),
+                   expect={'spec-reference': {'status': 'pass',
+                                              'signature': None}})
+        for profile in ('spec-reference',
+                        'spec-reference-no-drs-hypervisor'):
+            self.assertEqual('pass',
+                             build.expectation(cap, profile)['status'])
+        self.assertEqual('fail', build.expectation(
+            cap, 'no-drs-hypervisor')['status'])
+
     def test_fail_wins_over_skip(self):
         self.assertEqual('fail', self.verdict(
             {T1: _res('skip'), T2: _res('fail')})['status'])

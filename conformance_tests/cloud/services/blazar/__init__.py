@@ -91,7 +91,7 @@ class Blazar(base.Service):
                'keystonemiddleware.auth_token')
 
     # -- launcher side ---------------------------------------------------
-    def contributions(self):
+    def contributions(self, settings=None):
         return {
             nova_service.SCHEDULER_FILTERS: ['BlazarFilter'],
             nova_service.NOVA_IMPORTS: [FILTER.rsplit('.', 1)[0]],

@@ -43,7 +43,7 @@ class Glance(base.Service):
     depends_on = ('keystone',)
     imports = ('glance.cmd.manage', 'glance.common.wsgi_app')
 
-    def contributions(self):
+    def contributions(self, settings=None):
         return {'nova.conf': {'glance': {'valid_interfaces': 'public'}}}
 
     def write_config(self, ctx):

@@ -15,7 +15,9 @@ host is in no aggregate (so in nova's default zone, never in seed 000's
 or 001's zones) and its hypervisor hostname (the service host, or its
 FQDN under the ``hypervisor_domain`` setting) goes to tempest.conf as
 ``[conformance] senlin_drs_hypervisor``; senlin places the servers on
-that hypervisor's service host.
+that hypervisor's service host. With the ``drs_hypervisor`` setting off
+(the ``*-no-drs-hypervisor`` profiles) there is no such host, as on most
+vendors' clouds, and that option is left unset.
 """
 
 import os
@@ -57,7 +59,14 @@ class Senlin(base.Service):
                'senlin.api.middleware', 'senlin.api.openstack.v1.router',
                'keystonemiddleware.auth_token')
 
-    def contributions(self):
+    # drs_hypervisor False: no hypervisor of the cloud has "drs" in its
+    # hostname, as on most vendors' clouds; S3's "No suitable vSphere
+    # host is available." can only be shown there (profiles.py).
+    settings = {'drs_hypervisor': True}
+
+    def contributions(self, settings=None):
+        if not (settings or self.settings).get('drs_hypervisor', True):
+            return {}
         return {nova_service.EXTRA_COMPUTES: [(DRS_HOST, DRS_CELL)]}
 
     # -- launcher side ---------------------------------------------------
@@ -67,9 +76,10 @@ class Senlin(base.Service):
 
     def tempest_conf(self, ctx):
         # a hypervisor hostname, not a service host
-        conformance = {
-            'senlin_drs_hypervisor': nova_service.hypervisor_hostname(
-                DRS_HOST, ctx.settings)}
+        conformance = {}
+        if ctx.settings.get('drs_hypervisor', True):
+            conformance['senlin_drs_hypervisor'] = (
+                nova_service.hypervisor_hostname(DRS_HOST, ctx.settings))
         if ctx.settings.get('spec_reference'):
             # python-senlinclient's spec reference is applied in the
             # client's own process: an `openstack` that applies it, for

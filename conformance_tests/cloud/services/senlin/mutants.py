@@ -19,6 +19,10 @@ CAP = 'clustering.affinity.'
 # since 2016 (drs-zone is expected-fail): their mutants break those rules
 # where they hold, on top of the spec references.
 REFERENCE_PROFILE = 'spec-reference'
+# S3's "No suitable vSphere host" is shown only where no hypervisor has
+# "drs" in its hostname (cloud/profiles.py).
+NO_DRS_PROFILE = 'no-drs-hypervisor'
+NO_DRS_REFERENCE_PROFILE = 'spec-reference-no-drs-hypervisor'
 S1_PROFILE = REFERENCE_PROFILE
 
 
@@ -463,6 +467,40 @@ def drs_hypervisors_hidden():
     _wrap_nova('hypervisor_list', make)
 
 
+@register('drs-none-check-passed', SERVICE,
+          targets=(CAP + 'drs-none',),
+          rule='DRS with no hypervisor whose hostname contains drs: "the '
+               'policy check fails" (here it passes, placing anywhere)',
+          profile=NO_DRS_REFERENCE_PROFILE)
+def drs_none_check_passed():
+    def make(original):
+        def pre_op(self, cluster_id, action):
+            original(self, cluster_id, action)
+            if self.enable_drs and action.data.get('status') == 'ERROR':
+                action.data['status'] = 'OK'
+                action.data.pop('status_reason', None)
+                action.store(action.context)
+        return pre_op
+    _wrap('pre_op', make)
+
+
+@register('drs-hypervisor-list-refused', SERVICE,
+          targets=(CAP + 'drs-none',),
+          rule='nova refuses senlin the hypervisor list, so the DRS '
+               'scale-out fails before any hypervisor is read',
+          profile=NO_DRS_PROFILE, wrong_reason=True)
+def drs_hypervisor_list_refused():
+    # A wrong cause for drs-none on upstream senlin: the scale-out fails,
+    # but not for want of the hypervisor_hostname attribute.
+    def make(original):
+        def hypervisor_list(self, **query):
+            from senlin.common import exception
+            raise exception.InternalError(
+                code=403, message='hypervisor list refused (mutant)')
+        return hypervisor_list
+    _wrap_nova('hypervisor_list', make)
+
+
 # -- spec references ----------------------------------------------------
 @reference('profile-hints-read', SERVICE,
            capabilities=(CAP + 's1-inherit', CAP + 's1-mismatch'),
@@ -554,7 +592,7 @@ class _NamedHypervisor(object):
 
 
 @reference('drs-hypervisor-hostname-read', SERVICE,
-           capabilities=(CAP + 'drs-zone',),
+           capabilities=(CAP + 'drs-zone', CAP + 'drs-none'),
            rule='S3: "It does so by looking into the hypervisor_hostname '
                 'property of each hypervisor reported by Nova"')
 def drs_hypervisor_hostname_read():

@@ -16,7 +16,8 @@ from conformance_tests.common import skips
 
 MODULES = (test_affinity_cli, test_affinity_groups, test_affinity_placement,
            test_affinity_spec)
-DRS_TESTS = {'test_drs_zone', 'test_drs_zone_with_availability_zone'}
+DRS_TESTS = {'test_drs_zone', 'test_drs_zone_with_availability_zone',
+             'test_drs_without_a_drs_hypervisor'}
 
 
 def _tests():

@@ -41,6 +41,13 @@ class SenlinDescriptorTest(testtools.TestCase):
         self.assertNotIn(host, zoned)
         self.assertNotIn(host, dict(compute_layout.HOSTS))
 
+    def test_no_drs_host_without_the_setting(self):
+        from conformance_tests.cloud import profiles
+        off = profiles.settings('no-drs-hypervisor')
+        self.assertEqual({}, senlin.SERVICE.contributions(off))
+        self.assertIn(nova.EXTRA_COMPUTES, senlin.SERVICE.contributions(
+            profiles.settings('default')))
+
     def test_mutants_and_references_name_seed_002_capabilities(self):
         known = {c['id'] for c in guidelines.load_all()}
         mine = [m for m in mutants.all_mutants() if m.service == 'senlin']
