@@ -4,20 +4,22 @@
         [--compare-with REPORT] [--port-base N] [--workdir W]
 
 Starts one embedded cloud (by default the `vendor-like` profile when the
-cloud has it) and runs the suite against it twice, the way a vendor does,
-through `conformance run --tempest-conf`:
+cloud has it) and runs the suite against it three times, the way a vendor
+does, through `conformance run --tempest-conf`:
 
 1. admin: the cloud's own tempest.conf. With --compare-with (the default
    profile's report.json) every capability must have the same verdict.
-2. member-only, senlin and blazar disabled: Tempest's pre-provisioned
-   accounts (``use_dynamic_credentials = False``, a test_accounts_file of
-   member accounts the proof makes through keystone's API, as an
-   operator would), no admin credentials, ``[service_available] senlin``
-   and ``blazar`` false. Then: no capability fails, no test is reported
-   "did not run", every capability of a service the cloud does not offer
-   is `not-applicable` with that reason, every capability that needs
-   admin is `not-applicable` with that reason, and every other one has
-   the verdict of the admin run.
+2. member-only, blazar disabled: Tempest's pre-provisioned accounts
+   (``use_dynamic_credentials = False``, a test_accounts_file of member
+   accounts the proof makes through keystone's API, as an operator
+   would), no admin credentials, ``[service_available] blazar`` false.
+   senlin stays on, so seed 002 runs as a member's clusters. Then: no
+   capability fails, no test is reported "did not run", every capability
+   of the service the cloud does not offer is `not-applicable` with that
+   reason, every capability that needs admin is `not-applicable` with
+   that reason, and every other one has the verdict of the admin run.
+3. admin, ``[service_available] senlin`` false, seed 002 only: every
+   capability of seed 002 is `not-applicable` for want of the service.
 
 Both reports stay under the workdir (admin/, member/). Exits 0 only when
 every check holds; always stops the cloud.
@@ -38,7 +40,11 @@ from conformance_tests.common import ui
 
 MEMBER_ACCOUNTS = 6  # two workers, each class a primary and an alt
 MEMBER_ROLE = 'member'
-DISABLED = ('senlin', 'blazar')
+# service -> its seed: a run with the service disabled must find every
+# capability of the seed not-applicable.
+SEEDS = {'senlin': '002', 'blazar': '004'}
+MEMBER_DISABLED = ('blazar',)
+ADMIN_DISABLED = ('senlin',)
 NEEDS_ADMIN = 'needs admin'
 NOT_AVAILABLE = 'service not available'
 
@@ -100,7 +106,7 @@ def main(argv=None):
 def prove(cloud, workdir, reference=None):
     conf_path = os.path.join(cloud.workspace, 'etc', 'tempest.conf')
     admin_dir = os.path.join(workdir, 'admin')
-    ui.say('1 of 2: admin, the cloud\'s own tempest.conf, with the '
+    ui.say('1 of 3: admin, the cloud\'s own tempest.conf, with the '
            'inventory before and after')
     admin = _run(conf_path, admin_dir, '--inventory')
     if _report(admin_dir)['summary'].get('inventory_differences'):
@@ -115,18 +121,31 @@ def prove(cloud, workdir, reference=None):
                 cap, admin.get(cap, ('missing',))[0], want[0])
             for cap, want in sorted(reference.items())
             if admin.get(cap, ('missing',))[0] != want[0]]
-    ui.say('2 of 2: member accounts only, %s disabled' % ' and '.join(
-        DISABLED))
+    ui.say('2 of 3: member accounts only, %s disabled' % ' and '.join(
+        MEMBER_DISABLED))
     member_conf = write_member_conf(cloud, conf_path, workdir)
     member = _run(member_conf, os.path.join(workdir, 'member'))
     problems += judge_member_run(member, admin, _report(os.path.join(
         workdir, 'member')))
-    counts = {}
-    for status, _ in member.values():
-        counts[status] = counts.get(status, 0) + 1
-    ui.say('member-only run: %s' % ', '.join(
-        '%d %s' % (n, s) for s, n in sorted(counts.items())))
+    ui.say('member-only run: %s' % _counts(member))
+    ui.say('3 of 3: admin, %s disabled, seed %s only' % (
+        ' and '.join(ADMIN_DISABLED), ', '.join(
+            SEEDS[s] for s in ADMIN_DISABLED)))
+    without_conf = write_conf_without(conf_path, workdir, ADMIN_DISABLED)
+    without = _run(without_conf, os.path.join(workdir, 'without-service'),
+                   *['--seed=%s' % SEEDS[s] for s in ADMIN_DISABLED])
+    problems += judge_run_without(without, _report(os.path.join(
+        workdir, 'without-service')), ADMIN_DISABLED)
+    ui.say('run without %s: %s' % (' and '.join(ADMIN_DISABLED),
+                                   _counts(without)))
     return problems
+
+
+def _counts(verdicts):
+    counts = {}
+    for status, _ in verdicts.values():
+        counts[status] = counts.get(status, 0) + 1
+    return ', '.join('%d %s' % (n, s) for s, n in sorted(counts.items()))
 
 
 def _run(conf_path, workdir, *options):
@@ -156,18 +175,28 @@ def _verdicts(report_path):
     return {c['id']: (c['status'], c.get('explanation') or '') for c in caps}
 
 
-def judge_member_run(member, admin, report):
-    """What a member-only run without senlin and blazar must show."""
+def _off_seed(seed, disabled):
+    """The service of ``disabled`` whose seed ``seed`` is, or None."""
+    for service in disabled:
+        if seed.startswith(SEEDS[service]):
+            return service
+    return None
+
+
+def judge_member_run(member, admin, report, disabled=MEMBER_DISABLED):
+    """What a member-only run with ``disabled`` services off must show."""
     problems = []
     seeds = {c['id']: c['seed'] for c in report['capabilities']}
     for cap, (status, why) in sorted(member.items()):
+        off = _off_seed(seeds[cap], disabled)
         if status == 'fail':
             problems.append('member run: %s fails: %s' % (cap, why[:300]))
-        elif seeds[cap].startswith(('002', '004')):
+        elif off:
             if status != 'not-applicable' or NOT_AVAILABLE not in why:
                 problems.append(
-                    'member run: %s (senlin/blazar disabled) is %s, not '
-                    'not-applicable for want of the service' % (cap, status))
+                    'member run: %s (%s disabled) is %s, not '
+                    'not-applicable for want of the service' % (
+                        cap, off, status))
         elif status == 'not-applicable':
             if NEEDS_ADMIN not in why:
                 problems.append('member run: %s is not-applicable for '
@@ -187,25 +216,65 @@ def judge_member_run(member, admin, report):
     return problems
 
 
-def write_member_conf(cloud, conf_path, workdir):
-    """A tempest.conf for member accounts only, senlin and blazar off."""
-    accounts_path = os.path.join(workdir, 'member-accounts.yaml')
-    with secrets.private_open(accounts_path) as f:
-        yaml.safe_dump(make_members(cloud), f, default_flow_style=False)
+def judge_run_without(verdicts, report, disabled):
+    """What a run with ``disabled`` services off must show of their
+    seeds: every capability in scope not-applicable for that reason,
+    and at least one (a run that selected nothing proves nothing)."""
+    seeds = {c['id']: c['seed'] for c in report['capabilities']}
+    problems = []
+    judged = 0
+    for cap, (status, why) in sorted(verdicts.items()):
+        off = _off_seed(seeds[cap], disabled)
+        if not off:
+            continue
+        judged += 1
+        if status != 'not-applicable' or NOT_AVAILABLE not in why:
+            problems.append('run without %s: %s is %s, not not-applicable '
+                            'for want of the service' % (off, cap, status))
+    if not judged:
+        problems.append('run without %s: no capability of seed %s was '
+                        'judged' % (' and '.join(disabled), ', '.join(
+                            SEEDS[s] for s in disabled)))
+    return problems
+
+
+def _conf_parser(conf_path):
     parser = configparser.ConfigParser(interpolation=None)
     parser.optionxform = str
     parser.read(conf_path)
+    return parser
+
+
+def _write_conf(parser, path):
+    with secrets.private_open(path) as f:
+        parser.write(f)
+    return path
+
+
+def write_member_conf(cloud, conf_path, workdir,
+                      disabled=MEMBER_DISABLED):
+    """A tempest.conf for member accounts only, ``disabled`` off."""
+    accounts_path = os.path.join(workdir, 'member-accounts.yaml')
+    with secrets.private_open(accounts_path) as f:
+        yaml.safe_dump(make_members(cloud), f, default_flow_style=False)
+    parser = _conf_parser(conf_path)
     for option in ('admin_username', 'admin_password', 'admin_project_name',
                    'admin_domain_name'):
         parser.remove_option('auth', option)
     parser.set('auth', 'use_dynamic_credentials', 'false')
     parser.set('auth', 'test_accounts_file', accounts_path)
-    for service in DISABLED:
+    for service in disabled:
         parser.set('service_available', service, 'false')
-    member_conf = os.path.join(workdir, 'member-tempest.conf')
-    with secrets.private_open(member_conf) as f:
-        parser.write(f)
-    return member_conf
+    return _write_conf(parser, os.path.join(workdir, 'member-tempest.conf'))
+
+
+def write_conf_without(conf_path, workdir, disabled):
+    """The cloud's own tempest.conf (admin) with ``disabled`` off."""
+    parser = _conf_parser(conf_path)
+    for service in disabled:
+        parser.set('service_available', service, 'false')
+    return _write_conf(parser, os.path.join(
+        workdir, 'without-service-tempest.conf'))
 
 
 def make_members(cloud):
