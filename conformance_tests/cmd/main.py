@@ -40,7 +40,8 @@ def _cloud_options(parser):
                              'counts quota from the cells; spec-reference: '
                              'upstream patched to the specs; vendor-like: '
                              'FQDN hypervisors, path-prefixed endpoints on '
-                             'one port, another region)')
+                             'one port, another region; *-no-drs-hypervisor:'
+                             ' without senlin\'s vSphere DRS host)')
 
 
 def _release_option(parser):
