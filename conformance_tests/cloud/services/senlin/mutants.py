@@ -38,6 +38,17 @@ def _wrap(name, make):
     setattr(cls, name, functools.wraps(original)(make(original)))
 
 
+def _after_pre_op(change):
+    """Let senlin's pre_op run, then ``change(policy, action)`` what it
+    wrote in the action's data (each change stores the action itself)."""
+    def make(original):
+        def pre_op(self, cluster_id, action):
+            original(self, cluster_id, action)
+            change(self, action)
+        return pre_op
+    _wrap('pre_op', make)
+
+
 def _rewrite_placements(action, change):
     """Apply ``change`` to each placement entry pre_op wrote; store."""
     placement = action.data.get('placement')
@@ -342,28 +353,21 @@ def hinted_group_inherited():
           targets=(CAP + 'placement-data', CAP + 'members-and-zone'),
           rule='every placement names the bound server group')
 def placement_no_group():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            _rewrite_placements(action, lambda p: {
-                k: v for k, v in p.items() if k != 'servergroup'})
-        return pre_op
-    _wrap('pre_op', make)
+    _after_pre_op(lambda policy, action: _rewrite_placements(
+        action, lambda p: {k: v for k, v in p.items()
+                           if k != 'servergroup'}))
 
 
 @register('placement-count-one', SERVICE,
           targets=(CAP + 'placement-data',),
           rule='placement count is the number of nodes to create')
 def placement_count_one():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            placement = action.data.get('placement')
-            if placement:
-                placement['count'] = 1
-                action.store(action.context)
-        return pre_op
-    _wrap('pre_op', make)
+    def change(policy, action):
+        placement = action.data.get('placement')
+        if placement:
+            placement['count'] = 1
+            action.store(action.context)
+    _after_pre_op(change)
 
 
 @register('other-policy-count-ignored', SERVICE,
@@ -391,31 +395,25 @@ def other_policy_count_ignored():
           targets=(CAP + 'placement-data',),
           rule='a CLUSTER_RESIZE that removes nodes is not blocked')
 def shrink_blocked():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            from senlin.policies import base
-            if (action.action == 'CLUSTER_RESIZE' and
-                    'placement' not in action.data):
-                action.data['status'] = base.CHECK_ERROR
-                action.data['status_reason'] = 'affinity: no new nodes'
-                action.store(action.context)
-        return pre_op
-    _wrap('pre_op', make)
+    def change(policy, action):
+        from senlin.policies import base
+        if (action.action == 'CLUSTER_RESIZE' and
+                'placement' not in action.data):
+            action.data['status'] = base.CHECK_ERROR
+            action.data['status_reason'] = 'affinity: no new nodes'
+            action.store(action.context)
+    _after_pre_op(change)
 
 
 @register('zone-dropped', SERVICE,
           targets=(CAP + 'members-and-zone',),
           rule='availability_zone set: every placement carries it')
 def zone_dropped():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            if not self.enable_drs:
-                _rewrite_placements(action, lambda p: {
-                    k: v for k, v in p.items() if k != 'zone'})
-        return pre_op
-    _wrap('pre_op', make)
+    def change(policy, action):
+        if not policy.enable_drs:
+            _rewrite_placements(action, lambda p: {
+                k: v for k, v in p.items() if k != 'zone'})
+    _after_pre_op(change)
 
 
 @register('drs-zone-no-az', SERVICE,
@@ -423,15 +421,7 @@ def zone_dropped():
           rule='DRS: the zone is "<availability_zone or nova>:<host>"',
           profile=REFERENCE_PROFILE)
 def drs_zone_no_az():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            if self.enable_drs:
-                _rewrite_placements(action, lambda p: dict(
-                    p, zone=p['zone'].split(':', 1)[-1]) if 'zone' in p
-                    else p)
-        return pre_op
-    _wrap('pre_op', make)
+    _rewrite_drs_zone(lambda zone: zone.split(':', 1)[-1])
 
 
 @register('drs-zone-az-ignored', SERVICE,
@@ -441,15 +431,16 @@ def drs_zone_no_az():
                'part (here always "nova:<host>")',
           profile=REFERENCE_PROFILE)
 def drs_zone_az_ignored():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            if self.enable_drs:
-                _rewrite_placements(action, lambda p: dict(
-                    p, zone='nova:' + p['zone'].split(':', 1)[-1])
-                    if 'zone' in p else p)
-        return pre_op
-    _wrap('pre_op', make)
+    _rewrite_drs_zone(lambda zone: 'nova:' + zone.split(':', 1)[-1])
+
+
+def _rewrite_drs_zone(rewrite):
+    """With the DRS extension on, each placement's zone rewritten."""
+    def change(policy, action):
+        if policy.enable_drs:
+            _rewrite_placements(action, lambda p: dict(
+                p, zone=rewrite(p['zone'])) if 'zone' in p else p)
+    _after_pre_op(change)
 
 
 @register('drs-hypervisors-hidden', SERVICE,
@@ -473,15 +464,12 @@ def drs_hypervisors_hidden():
                'policy check fails" (here it passes, placing anywhere)',
           profile=NO_DRS_REFERENCE_PROFILE)
 def drs_none_check_passed():
-    def make(original):
-        def pre_op(self, cluster_id, action):
-            original(self, cluster_id, action)
-            if self.enable_drs and action.data.get('status') == 'ERROR':
-                action.data['status'] = 'OK'
-                action.data.pop('status_reason', None)
-                action.store(action.context)
-        return pre_op
-    _wrap('pre_op', make)
+    def change(policy, action):
+        if policy.enable_drs and action.data.get('status') == 'ERROR':
+            action.data['status'] = 'OK'
+            action.data.pop('status_reason', None)
+            action.store(action.context)
+    _after_pre_op(change)
 
 
 @register('drs-hypervisor-list-refused', SERVICE,
