@@ -343,7 +343,7 @@ def ref_too_few_hosts_500():
 
 @register('blazar-lease-start-errors', 'blazar',
           (EVICTS, RACE, GRACEFUL, INSTANCE_EVICTS),
-          'wrong reason: blazar errors every lease start that adds a host '
+          'blazar errors every lease start that adds a host '
           'to an aggregate, before it touches the host or its servers (no '
           'removal from the freepool, no delete, no nova 409)',
           wrong_reason=True)
@@ -362,7 +362,7 @@ def lease_start_errors():
 
 
 @register('blazar-never-evicts', 'blazar', (EVICTS, RACE, GRACEFUL),
-          'wrong reason: a host lease leaves its host in the freepool and '
+          'a host lease leaves its host in the freepool and '
           'skips the termination of its servers; nova refuses the zone '
           'change of a host that has instances, without blazar having '
           'deleted anything',
@@ -372,7 +372,7 @@ def never_evicts():
 
 
 @register('blazar-add-refused-after-eviction', 'blazar', (EVICTS, RACE),
-          'wrong reason: blazar deletes the host\'s servers and waits until '
+          'blazar deletes the host\'s servers and waits until '
           'they are gone, then the host\'s move into the reservation\'s '
           'aggregate is refused for another cause (nova refusing the add): '
           'the lease is ERROR although no server was left on the host',
@@ -396,7 +396,7 @@ def add_refused_after_eviction():
 
 @register('blazar-instance-host-not-aggregated', 'blazar',
           (INSTANCE_REFUSES, INSTANCE_EVICTS),
-          'wrong reason: an instance lease starts without putting its host '
+          'an instance lease starts without putting its host '
           'in the reservation\'s aggregate (blazar adds nothing to it), so '
           'the host is only in the freepool',
           wrong_reason=True)
@@ -414,7 +414,7 @@ def instance_host_not_aggregated():
 
 
 @register('blazar-lease-create-db-error', 'blazar', (API_ERRORS,),
-          'wrong reason: every lease creation fails on a database error '
+          'every lease creation fails on a database error '
           '(500) before blazar looks at its reservations',
           wrong_reason=True)
 def lease_create_db_error():
