@@ -24,6 +24,7 @@ from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import plot
 from conformance_tests.bench import report
 from conformance_tests.bench import scale
+from conformance_tests.bench import soak
 from conformance_tests.bench import stats
 from conformance_tests.bench import suite_runs
 from conformance_tests.cloud import launcher
@@ -31,7 +32,7 @@ from conformance_tests.cloud import profiles
 from conformance_tests.cloud import services
 from conformance_tests.common import ui
 
-STEPS = ('cloud', 'leases', 'scale', 'runs', 'gabbi', 'mutants')
+STEPS = ('cloud', 'leases', 'scale', 'runs', 'gabbi', 'mutants', 'soak')
 BOOT_KEYS = ('active_waiter', 'active_tight', 'error_waiter', 'error_tight')
 
 
@@ -55,6 +56,11 @@ def add_parser(sub, common):
                        help='rounds of lease-start measurements per profile; '
                             'each round leases a freepool host over 0, 1 '
                             'and 3 preemptibles (default: %(default)s)')
+    bench.add_argument('--soak-runs', type=int, default=10, metavar='N',
+                       help='runs of the whole suite on one cloud at each '
+                            'soak concurrency (%s) (default: %%(default)s)'
+                            % ' then '.join(str(c) for c in
+                                            soak.CONCURRENCIES))
     bench.add_argument('--mutants-json', metavar='PATH', help=(
         'read mutant times from this mutants.json (of a run just made) '
         'instead of running `conformance mutants` (the default)'))
@@ -72,6 +78,7 @@ class Bench(object):
         self.boots = args.boots
         self.lease_rounds = args.lease_rounds
         self.mutants_json = args.mutants_json
+        self.soak_runs = args.soak_runs
         self.steps = [s.strip() for s in args.steps.split(',') if s.strip()]
         unknown = sorted(set(self.steps) - set(STEPS))
         if unknown:
@@ -79,6 +86,8 @@ class Bench(object):
                 ', '.join(unknown), ', '.join(STEPS)))
         if self.boots < 1:
             raise BenchError('--boots must be at least 1')
+        if self.soak_runs < 1:
+            raise BenchError('--soak-runs must be at least 1')
         if self.lease_rounds < 1:
             raise BenchError('--lease-rounds must be at least 1')
         if self.mutants_json and not os.path.isfile(self.mutants_json):
@@ -295,6 +304,43 @@ class Bench(object):
             len(figures['mutants']), figures['total_s']))
         return figures
 
+    def soak(self):
+        """soak.py: the suite soak_runs times at each concurrency on one
+        cloud, as a vendor runs it."""
+        self.progress('soak: starting one embedded cloud for every run')
+        cloud = launcher.EmbeddedCloud(
+            os.path.join(self.files, 'cloud-soak'), port_base=self.port_base,
+            say=lambda line: None)
+        cloud.up()
+        conf = os.path.join(cloud.workspace, 'etc', 'tempest.conf')
+        pids = {n: p.pid for n, p in cloud.processes.items()}
+        runs = []
+        total = self.soak_runs * len(soak.CONCURRENCIES)
+        try:
+            for concurrency in soak.CONCURRENCIES:
+                for index in range(1, self.soak_runs + 1):
+                    load = stats.load_average()
+                    result = soak.one_run(conf, self.files, concurrency,
+                                          index)
+                    result['memory'] = soak.memory(pids)
+                    result['load_before'] = load
+                    result['load_after'] = stats.load_average()
+                    runs.append(result)
+                    self.progress(
+                        'soak run %d of %d (concurrency %d): %s s, %s; %s; '
+                        'cloud resident %s MiB' % (
+                            len(runs), total, concurrency, result['wall_s'],
+                            '%d not as expected' % len(result['unexpected'])
+                            if result['unexpected'] else 'as expected',
+                            'left behind %s' % ', '.join(result['leftovers'])
+                            if result['leftovers'] else 'nothing left',
+                            result['memory']['total']['rss_mib']))
+        finally:
+            cloud.down(quiet=True)
+        figures = soak.summary(runs)
+        figures['each'] = runs
+        return figures
+
     # -- all -------------------------------------------------------------
     def run(self):
         os.makedirs(self.files, exist_ok=True)
@@ -311,6 +357,8 @@ class Bench(object):
             self.figures['gabbi'] = self.step('gabbi', self.gabbi)
         if 'mutants' in self.steps:
             self.figures['mutants'] = self.step('mutants', self.mutants)
+        if 'soak' in self.steps:
+            self.figures['soak'] = self.step('soak', self.soak)
         self.figures['machine']['load_end'] = stats.load_average()
         self.figures['duration_s'] = round(time.monotonic() - self.started,
                                            1)

@@ -213,6 +213,7 @@ def markdown(fig):
         lines.append('| %s | %s | %s | %s | %s |' % (
             m['name'], m['seconds'], _or_dash(m.get('cloud_start_s')),
             _or_dash(m.get('tests_s')), m['killed']))
+    lines += _soak_lines(fig.get('soak') or {})
     lines += ['', '## Scale: anti-affinity K=3 fill and overflow', '',
               '| hosts H | boots (3H+1) | seconds | boots/s | test | load |',
               '|---|---|---|---|---|---|']
@@ -227,3 +228,42 @@ def markdown(fig):
         lines += ['', '## Notes', '']
         lines += ['- %s' % n for n in fig['notes']]
     return '\n'.join(lines) + '\n'
+
+
+def _soak_lines(soak):
+    lines = ['', '## Soak', '']
+    if not soak:
+        return lines + ['Not measured (see "Steps that failed", or '
+                        '--steps).']
+    mem = soak.get('memory') or {}
+    lines += ['%s runs of the whole suite on one cloud (concurrency 2, then '
+              '4), %s s in all: %d verdicts not as expected, %d objects '
+              'left behind. Cloud resident memory after the first run %s '
+              'MiB, after the last %s MiB (%s%%); the sum of the service '
+              'processes\' peaks %s MiB.' % (
+                  soak['runs'], soak['wall_s'], len(soak['unexpected']),
+                  len(soak['leftovers']), mem.get('rss_first_mib'),
+                  mem.get('rss_last_mib'), mem.get('growth_pct'),
+                  mem.get('peak_total_mib')), '',
+              '| run | concurrency | wall (s) | not as expected | left '
+              'behind | resident (MiB) | load |', '|---|---|---|---|---|---|'
+              '---|']
+    for r in soak.get('each') or []:
+        lines.append('| %s | %s | %s | %s | %s | %s | %s |' % (
+            r['run'], r['concurrency'], r['wall_s'],
+            ', '.join(u['capability'] for u in r['unexpected']) or '-',
+            ', '.join(r['leftovers']) or '-',
+            (r.get('memory') or {}).get('total', {}).get('rss_mib'),
+            _load(r)))
+    for u in soak['unexpected']:
+        lines.append('- run %s (concurrency %s): %s %s, expected %s: %s' % (
+            u['run'], u['concurrency'], u['capability'], u.get('status'),
+            u.get('expected'), u.get('explanation')))
+    last = (soak.get('each') or [{}])[-1].get('memory') or {}
+    if last:
+        lines += ['', '| service process | resident after the last run '
+                  '(MiB) | peak (MiB) |', '|---|---|---|']
+        for name, m in sorted(last.items()):
+            lines.append('| %s | %s | %s |' % (name, m['rss_mib'],
+                                               m['peak_mib']))
+    return lines

@@ -36,7 +36,21 @@ TARGETS = (
      lambda f: _scale_at(f, 16)),
     ('our gabbi cost per request / upstream\'s', 1.5, 'x',
      lambda f: _get(f, 'gabbi', 'ratio')),
+    # The soak (soak.py): every run on one cloud, concurrency 2 then 4.
+    ('soak: verdicts not as expected, every run', 0, 'verdicts',
+     lambda f: _count(f, 'unexpected')),
+    ('soak: objects left behind, every run', 0, 'objects',
+     lambda f: _count(f, 'leftovers')),
+    ('soak: cloud resident memory, first run to last', 10, '%',
+     lambda f: _get(f, 'soak', 'memory', 'growth_pct')),
+    ('soak: sum of the service processes\' peak resident memory', 1536,
+     'MiB', lambda f: _get(f, 'soak', 'memory', 'peak_total_mib')),
 )
+
+
+def _count(figures, key):
+    found = _get(figures, 'soak', key)
+    return None if found is None else len(found)
 
 
 def judge(figures):

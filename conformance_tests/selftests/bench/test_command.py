@@ -11,6 +11,7 @@ from conformance_tests.bench import command
 from conformance_tests.bench import gabbi_cost
 from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import report
+from conformance_tests.bench import soak
 from conformance_tests.bench import stats
 from conformance_tests.bench import targets
 from conformance_tests.cmd import main
@@ -131,7 +132,8 @@ class TargetsTest(testtools.TestCase):
                               'status': 'pass'}],
                    'gabbi': {'ratio': None}}
         judged = {t['target']: t['met'] for t in targets.judge(figures)}
-        self.assertEqual([True, True, False, True, False, None],
+        self.assertEqual([True, True, False, True, False, None, None, None,
+                          None, None],
                          [judged[name] for name, _, _, _ in
                           targets.TARGETS])
 
@@ -157,11 +159,54 @@ class ReportTest(testtools.TestCase):
         for heading in ('## Targets', '## Cold start', '## Server boot',
                         '## Clean run', '## Gabbi cost', '## Mutant runs',
                         '## Scale', '## Steps that failed', 'bench.png',
-                        '## Lease start'):
+                        '## Lease start', '## Soak'):
             self.assertIn(heading, text)
         with open(json_path) as f:
             self.assertEqual(len(targets.TARGETS),
                              len(json.load(f)['targets']))
+
+
+class SoakTest(testtools.TestCase):
+
+    def _run(self, run, unexpected=(), leftovers=(), rss=100.0):
+        return {'run': run, 'concurrency': 2, 'wall_s': 10.0,
+                'unexpected': [{'capability': c} for c in unexpected],
+                'leftovers': list(leftovers),
+                'memory': {'total': {'rss_mib': rss, 'peak_mib': rss + 5}}}
+
+    def test_summary_counts_every_run_and_the_growth(self):
+        out = soak.summary([self._run(1), self._run(2, ['c.a'], ['1 x']),
+                            self._run(3, rss=105.0)])
+        self.assertEqual((3, 1, 1), (out['runs'], len(out['unexpected']),
+                                     len(out['leftovers'])))
+        self.assertEqual({'run': 2, 'concurrency': 2, 'capability': 'c.a'},
+                         out['unexpected'][0])
+        self.assertEqual((5.0, 110.0), (out['memory']['growth_pct'],
+                                        out['memory']['peak_total_mib']))
+        judged = {t['target']: t for t in targets.judge({'soak': out})}
+        # memory growth, leftovers, peak, verdicts (sorted by name)
+        self.assertEqual([True, False, True, False], [
+            judged[name]['met'] for name in sorted(judged)
+            if name.startswith('soak')])
+
+    def test_memory_reads_this_process_and_skips_the_gone(self):
+        found = soak.memory({'me': os.getpid(), 'gone': 2 ** 22 + 7})
+        self.assertEqual({'me', 'total'}, set(found))
+        self.assertGreater(found['me']['rss_mib'], 1)
+        self.assertGreaterEqual(found['me']['peak_mib'],
+                                found['me']['rss_mib'])
+        self.assertEqual(found['me']['rss_mib'], found['total']['rss_mib'])
+
+    def test_report_lists_each_run_and_each_unexpected_verdict(self):
+        out = soak.summary([self._run(1, ['c.a'])])
+        out['each'] = [dict(self._run(1, ['c.a']), memory={
+            'nova': {'rss_mib': 60.0, 'peak_mib': 70.0},
+            'total': {'rss_mib': 60.0, 'peak_mib': 70.0}})]
+        text = '\n'.join(report._soak_lines(out))
+        self.assertIn('1 runs of the whole suite', text)
+        self.assertIn('| 1 | 2 | 10.0 | c.a | - | 60.0 |', text)
+        self.assertIn('- run 1 (concurrency 2): c.a', text)
+        self.assertIn('| nova | 60.0 | 70.0 |', text)
 
 
 class OptionsTest(testtools.TestCase):

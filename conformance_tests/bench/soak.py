@@ -1,0 +1,95 @@
+"""The soak: the whole suite N times in a row on one cloud, at
+concurrency 2 then 4, as a vendor runs it (`conformance run
+--tempest-conf --inventory`). Each run names every verdict that was not
+as expected, with its explanation (a flake shows here, and is fixed in
+the test or the wait it relies on, never by a retry), and what it left
+behind (its inventory before and after). After each run the cloud's
+service processes are measured: resident memory now and at its peak
+(VmRSS, VmHWM), so growth from the first run to the last shows a leak.
+"""
+
+import json
+import os
+
+from conformance_tests.bench import children
+
+CONCURRENCIES = (2, 4)
+
+
+def memory(processes):
+    """{service process: {'rss_mib', 'peak_mib'}} from /proc, for the
+    processes still alive; and their totals under 'total'."""
+    out = {}
+    for name, pid in sorted(processes.items()):
+        fields = _proc_status(pid)
+        if 'VmRSS' in fields:
+            out[name] = {'rss_mib': _mib(fields['VmRSS']),
+                         'peak_mib': _mib(fields.get('VmHWM',
+                                                     fields['VmRSS']))}
+    out['total'] = {key: round(sum(v[key] for v in out.values()), 1)
+                    for key in ('rss_mib', 'peak_mib')}
+    return out
+
+
+def _proc_status(pid):
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            return dict(line.split(':', 1) for line in f if ':' in line)
+    except OSError:
+        return {}
+
+
+def _mib(value):
+    """'123456 kB' -> MiB."""
+    return round(int(value.split()[0]) / 1024.0, 1)
+
+
+def one_run(tempest_conf, workdir, concurrency, index):
+    """One `conformance run` against the soaked cloud: its wall time,
+    exit code, the capabilities not as expected and the leftovers."""
+    name = 'soak-c%d-%02d' % (concurrency, index)
+    run_dir = os.path.join(workdir, name)
+    log = os.path.join(workdir, '%s.log' % name)
+    code, seconds = children.conformance(
+        ['run', '--tempest-conf', tempest_conf, '--workdir', run_dir,
+         '--concurrency', str(concurrency), '--inventory'], log)
+    result = {'concurrency': concurrency, 'run': index,
+              'wall_s': round(seconds, 1), 'exit_code': code, 'log': log}
+    report = os.path.join(run_dir, 'report.json')
+    if not os.path.exists(report):
+        result['unexpected'] = [{'capability': '(no report)',
+                                 'explanation': 'the run wrote no report; '
+                                                'see %s' % log}]
+        result['leftovers'] = []
+        return result
+    with open(report) as f:
+        data = json.load(f)
+    result['unexpected'] = [
+        {'capability': c['id'], 'status': c['status'],
+         'expected': c['expected'],
+         'explanation': (c.get('explanation') or '')[:400]}
+        for c in data['capabilities'] if not c['as_expected']]
+    result['leftovers'] = list(
+        data['summary'].get('inventory_differences') or [])
+    return result
+
+
+def summary(runs):
+    """Counts over every run, and the memory growth of the cloud from
+    the first run to the last (resident total, in per cent)."""
+    unexpected = [dict(u, run=r['run'], concurrency=r['concurrency'])
+                  for r in runs for u in r['unexpected']]
+    leftovers = [dict(run=r['run'], concurrency=r['concurrency'],
+                      what=what) for r in runs for what in r['leftovers']]
+    totals = [r['memory']['total'] for r in runs if r.get('memory')]
+    out = {'runs': len(runs), 'unexpected': unexpected,
+           'leftovers': leftovers,
+           'wall_s': round(sum(r['wall_s'] for r in runs), 1)}
+    if totals:
+        first, last = totals[0]['rss_mib'], totals[-1]['rss_mib']
+        out['memory'] = {
+            'rss_first_mib': first, 'rss_last_mib': last,
+            'growth_pct': round(100.0 * (last - first) / first, 1)
+            if first else None,
+            'peak_total_mib': max(t['peak_mib'] for t in totals)}
+    return out
