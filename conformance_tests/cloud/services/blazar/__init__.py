@@ -157,7 +157,8 @@ class Blazar(base.Service):
 
     def build(self, proc):
         from conformance_tests.cloud.services.blazar import app
-        return {base.API: app.build(proc, self.name)}
+        return {base.API: app.build(
+            proc, self.name, eventlet_mode=eventlet_mode())}
 
 
 #: blazar 18 (2026.1) is the first this tree runs threaded; 2024.1's 13

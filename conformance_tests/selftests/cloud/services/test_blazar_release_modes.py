@@ -1,9 +1,14 @@
 """blazar's per-release choice, by installed version: eventlet mode
 before blazar 18 (2024.1's blazar 13 patches its process itself)."""
 
+import os
+import sqlite3
+
+import fixtures
 import testtools
 
 from conformance_tests.cloud.services import blazar
+from conformance_tests.cloud.services.blazar import app
 
 
 class EventletModeTest(testtools.TestCase):
@@ -17,3 +22,27 @@ class EventletModeTest(testtools.TestCase):
         version = packages.installed_version('blazar')
         self.assertEqual(version[0] < blazar.THREADING_MAJOR,
                          blazar.eventlet_mode())
+
+
+class WriteAheadLogTest(testtools.TestCase):
+    """Eventlet-mode blazar's SQLite file in WAL, so a green thread's
+    read transaction never locks another's commit out."""
+
+    def test_a_sqlite_file_is_put_in_wal_mode(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'blazar.db')
+        sqlite3.connect(path).close()
+        app.write_ahead_log('sqlite:///' + path)
+        connection = sqlite3.connect(path)
+        self.addCleanup(connection.close)
+        self.assertEqual(('wal',), connection.execute(
+            'PRAGMA journal_mode').fetchone())
+
+    def test_other_databases_are_left_alone(self):
+        here = self.useFixture(fixtures.TempDir()).path
+        cwd = os.getcwd()
+        os.chdir(here)
+        self.addCleanup(os.chdir, cwd)
+        app.write_ahead_log('sqlite://')
+        app.write_ahead_log('mysql+pymysql://u:p@db/blazar')
+        self.assertEqual([], os.listdir(here))
