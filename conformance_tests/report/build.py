@@ -29,14 +29,23 @@ NOT_IN_SCOPE = 'not-in-scope'
 NOT_APPLICABLE = 'not-applicable'
 
 
-def expectation(cap, profile):
-    """{'status': pass|fail|partial, 'signature': regex or None}."""
+def expectation(cap, profile, release=None):
+    """{'status': pass|fail|partial, 'signature': regex or None}.
+
+    ``release``: the older series the cloud ran (None: today's). Its
+    expectation (the guideline's ``by_release``) stands for upstream's,
+    in every profile that has none of its own and is no spec reference.
+    """
     expect = cap.get('expect', {})
     if profile in expect:
         return expect[profile]
-    if profiles.is_spec_reference(profile) and SPEC_REFERENCE in expect:
-        return expect[SPEC_REFERENCE]
-    if cap.get('expected_fail') and not profiles.is_spec_reference(profile):
+    if profiles.is_spec_reference(profile):
+        if SPEC_REFERENCE in expect:
+            return expect[SPEC_REFERENCE]
+        return {'status': 'pass', 'signature': None}
+    if release and release in cap.get('by_release', {}):
+        return cap['by_release'][release]
+    if cap.get('expected_fail'):
         return cap['expected_fail']
     return {'status': 'pass', 'signature': None}
 
@@ -156,18 +165,20 @@ def judge(tests, expected, required=()):
 
 
 def verdicts(capabilities, results, profile='default', scope=None,
-             required=()):
+             required=(), release=None):
     """One verdict per capability; `scope` is the ids in scope (None:
-    all); `required`: see judge()."""
+    all); `required`: see judge(); `release`: see expectation()."""
     out = []
     for cap in capabilities:
-        expected = expectation(cap, profile)
+        expected = expectation(cap, profile, release)
         entry = {
             'id': cap['id'], 'seed': cap['seed'], 'feature': cap['feature'],
             'rule': cap['rule'], 'disruptive': cap['disruptive'],
             'expected': expected['status'],
             'signature': expected.get('signature'),
-            'expected_fail_reason': expected.get('reason') or None,
+            'expected_fail_reason': (expected.get('reason') or None
+                                     if expected['status'] != 'pass'
+                                     else None),
         }
         if scope is not None and cap['id'] not in scope:
             entry.update(status=NOT_IN_SCOPE, as_expected=True,

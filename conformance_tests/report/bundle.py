@@ -425,7 +425,8 @@ def recompute(directory, members):
                  if c['status'] != build.NOT_IN_SCOPE}
         recomputed = build.verdicts(
             caps, res, summary.get('profile', 'default'), scope=scope,
-            required=summary.get('required', ()))
+            required=summary.get('required', ()),
+            release=summary.get('release'))
     except _BAD_INPUT as e:
         return 0, ['verdicts not recomputed: %s: %s' % (
             type(e).__name__, (str(e).splitlines() or [''])[0][:300])]

@@ -10,6 +10,10 @@ and what is expected of it where that is not a plain pass:
       legacy-quota:
         status: fail          # or partial: the tests skip there
         signature: 'regex of the assertion (fail) or skip message (partial)'
+    by_release:               # an older series (cloud/releases.py) where
+      '2024.1':               # upstream did otherwise than today
+        status: pass          # or fail / partial, with a signature
+        reason: the upstream change that makes the difference
     no_mutant: why no mutant can break this rule   # else a mutant targets it
 
 An expectation without a signature is refused: a failure is expected only
@@ -22,10 +26,13 @@ import re
 
 import yaml
 
+from conformance_tests.cloud import releases
 from conformance_tests.common import paths
 
 # What a profile may expect of a capability instead of 'pass'.
 EXPECTABLE = ('fail', 'partial')
+# What a release may expect: also 'pass', where today's upstream fails.
+RELEASE_EXPECTABLE = ('pass',) + EXPECTABLE
 
 
 class GuidelineError(ValueError):
@@ -53,6 +60,23 @@ def _expectation(where, raw):
             'reason': raw.get('reason') or ''}
 
 
+def _release_expectation(where, raw):
+    """A series' own expectation: a pass needs only its reason, which
+    names the upstream change between that series and today's."""
+    if not isinstance(raw, dict) or not raw.get('reason'):
+        raise GuidelineError('%s: a release expectation is a mapping with '
+                             'status and reason (the upstream change that '
+                             'makes the difference)' % where)
+    status = raw.get('status')
+    if status not in RELEASE_EXPECTABLE:
+        raise GuidelineError('%s: status %r; expected one of %s' % (
+            where, status, ', '.join(RELEASE_EXPECTABLE)))
+    if status == 'pass':
+        return {'status': 'pass', 'signature': None,
+                'reason': raw['reason']}
+    return _expectation(where, raw)
+
+
 def _capability(name, doc, cap):
     for key in ('id', 'rule', 'tests'):
         if not cap.get(key):
@@ -62,6 +86,14 @@ def _capability(name, doc, cap):
     for profile, raw in (cap.get('expect') or {}).items():
         expect[profile] = _expectation(
             '%s: expect.%s' % (where, profile), raw)
+    by_release = {}
+    for series, raw in (cap.get('by_release') or {}).items():
+        if str(series) not in releases.OLDER:
+            raise GuidelineError('%s: by_release.%s: not an older series '
+                                 'the cloud can run (%s)' % (
+                                     where, series, ', '.join(releases.OLDER)))
+        by_release[str(series)] = _release_expectation(
+            '%s: by_release.%s' % (where, series), raw)
     expected_fail = None
     if cap.get('expected_fail'):
         expected_fail = _expectation('%s: expected_fail' % where,
@@ -73,6 +105,7 @@ def _capability(name, doc, cap):
         'id': cap['id'], 'seed': doc['seed'], 'feature': doc['feature'],
         'rule': cap['rule'], 'tests': [str(t) for t in cap['tests']],
         'expected_fail': expected_fail, 'expect': expect,
+        'by_release': by_release,
         'no_mutant': cap.get('no_mutant') or None,
         'disruptive': bool(cap.get('disruptive', False)),
     }

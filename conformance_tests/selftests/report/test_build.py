@@ -17,10 +17,12 @@ T1, T2, T3 = 'id-one', 'id-two', 'id-three'
 SIG = r'usage still counts its \d servers'
 
 
-def _cap(cap_id, tests, expected_fail=None, expect=None, disruptive=False):
+def _cap(cap_id, tests, expected_fail=None, expect=None, disruptive=False,
+         by_release=None):
     return {'id': cap_id, 'seed': '003_abcdef.txt', 'feature': 'feature',
             'rule': 'rule of %s' % cap_id, 'tests': list(tests),
             'expected_fail': expected_fail, 'expect': expect or {},
+            'by_release': by_release or {},
             'no_mutant': None, 'disruptive': disruptive}
 
 
@@ -74,6 +76,27 @@ class VerdictsTest(testtools.TestCase):
                              build.expectation(cap, profile)['status'])
         self.assertEqual('fail', build.expectation(
             cap, 'no-drs-hypervisor')['status'])
+
+    def test_an_older_release_is_judged_by_its_own_expectation(self):
+        older = {'status': 'pass', 'signature': None,
+                 'reason': 'osc-lib 4 changed it'}
+        cap = _cap('c', [T1], expected_fail=_expect_fail(),
+                   by_release={'2024.1': older})
+        self.assertEqual(older, build.expectation(cap, 'default', '2024.1'))
+        self.assertEqual('fail', build.expectation(
+            cap, 'default', '2025.1')['status'])
+        self.assertEqual('fail', build.expectation(cap, 'default')['status'])
+        # the references are the spec's, whatever the release
+        self.assertEqual('pass', build.expectation(
+            cap, 'spec-reference', '2024.1')['status'])
+        [passed] = build.verdicts([cap], {T1: _res('pass')}, release='2024.1')
+        self.assertEqual(('pass', True, None), (
+            passed['status'], passed['as_expected'],
+            passed['expected_fail_reason']))
+        [failed] = build.verdicts([cap], {T1: _res('fail', message=SIG)},
+                                  release='2024.1')
+        self.assertEqual(('fail', False), (failed['status'],
+                                           failed['as_expected']))
 
     def test_fail_wins_over_skip(self):
         self.assertEqual('fail', self.verdict(

@@ -151,6 +151,24 @@ class ExpectationsAndScopeTest(testtools.TestCase):
         cap = self.load("    expected_fail: {reason: why, signature: 'x'}\n")
         self.assertEqual('fail', cap[0]['expected_fail']['status'])
 
+    def test_a_release_expectation_names_its_cause(self):
+        cap = self.load("    by_release:\n      '2024.1': {status: pass, "
+                        "reason: 'osc-lib 4 changed it'}\n")[0]
+        self.assertEqual({'status': 'pass', 'signature': None,
+                          'reason': 'osc-lib 4 changed it'},
+                         cap['by_release']['2024.1'])
+        e = self.assertRaises(guidelines.GuidelineError, self.load,
+                              "    by_release: {'2024.1': {status: pass}}\n")
+        self.assertIn('reason', str(e))
+        e = self.assertRaises(
+            guidelines.GuidelineError, self.load,
+            "    by_release: {'2024.1': {status: fail, reason: r}}\n")
+        self.assertIn('no signature', str(e))
+        e = self.assertRaises(
+            guidelines.GuidelineError, self.load,
+            "    by_release: {'2019.1': {status: pass, reason: r}}\n")
+        self.assertIn('not an older series', str(e))
+
     def test_select_by_seed_and_capability(self):
         caps = guidelines.load_all()
         placement = guidelines.select(caps, seeds=['003'])
