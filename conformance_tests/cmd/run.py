@@ -165,26 +165,42 @@ def cmd_select(args):
     return 0
 
 
-def _embedded_target(profile):
-    """What the run judged: each upstream service at its pinned version
-    (what it is not pinned to, e.g. senlin in an older series: its
-    installed one); an older series (`--release`) is named first."""
+def embedded_versions():
+    """{distribution: version} of each upstream service the embedded cloud
+    runs and of Tempest: the pinned one, or (what a series does not pin,
+    e.g. senlin in an older series) the installed one."""
     try:
         pins = packages.pins()
     except ValueError as e:
         raise CommandError(str(e))
     dists = [s.distribution for s in services.all() if s.distribution]
+    return {dist: pins.get(packages._norm(dist)) or _installed(dist)
+            for dist in dists + ['tempest']}
+
+
+def _embedded_target(profile):
+    """What the run judged: each upstream service at its version; an
+    older series (`--release`) is named first."""
     series = _other_release()
     return 'embedded cloud, %sprofile %s (%s)' % (
         'release %s, ' % series if series else '', profile, ', '.join(
-            '%s %s' % (dist, pins.get(packages._norm(dist)) or
-                       _installed(dist))
-            for dist in dists + ['tempest']))
+            '%s %s' % item for item in embedded_versions().items()))
 
 
 def _installed(dist):
     version = packages.installed_version(dist)
     return '.'.join(str(n) for n in version) if version else '?'
+
+
+def _judged_release(args):
+    """The older series whose expectations judge the run, or None: the
+    embedded cloud's (--release re-ran us in its virtualenv), or what
+    --release says a vendor's cloud (--tempest-conf) runs."""
+    from conformance_tests.cloud import releases
+    if args.tempest_conf:
+        series = getattr(args, 'release', None)
+        return None if series in (None, releases.CURRENT) else series
+    return _other_release()
 
 
 def _other_release():
@@ -244,7 +260,8 @@ def cmd_run(args):
                    duration=time.monotonic() - started,
                    profile=args.profile, required=required,
                    inventory=inventory.differences, preflight=findings,
-                   release=None if args.tempest_conf else _other_release())
+                   release=_judged_release(args),
+                   versions=None if args.tempest_conf else embedded_versions())
 
 
 def _vendor_workspace(workdir, tempest_conf):
@@ -318,15 +335,19 @@ class _Inventory(object):
 
 def _report(workdir, results, target, scope, allow_skips, duration=None,
             profile=profiles.DEFAULT, required=(), inventory=None,
-            preflight=None, release=None):
+            preflight=None, release=None, versions=None):
     caps = build.verdicts(scope.capabilities, results, profile,
-                          scope=set(scope.ids), required=required)
+                          scope=set(scope.ids), required=required,
+                          release=release)
     summary = build.summarise(caps, results, target, allow_skips, duration,
                               required=required, inventory=inventory)
     summary['profile'] = profile
     if release:
         # the older series the embedded cloud was built from (--release)
         summary['release'] = release
+    if versions:
+        # {distribution: version} of the embedded cloud (conformance matrix)
+        summary['versions'] = versions
     if preflight:
         summary['preflight'] = preflight
     json_path, md_path = build.write(workdir, caps, summary)
@@ -353,7 +374,7 @@ def cmd_report(args):
         results = results_mod.attribute_class_outcomes(results, selection)
     target = args.target
     allow_skips = args.allow_skips
-    release = None
+    release = versions = None
     if not target:
         try:
             with open(os.path.join(workdir, 'report.json')) as f:
@@ -362,10 +383,11 @@ def cmd_report(args):
             raise CommandError('say what the tests ran against with --target')
         target = previous['target']
         release = previous.get('release')
+        versions = previous.get('versions')
         allow_skips = allow_skips or previous.get('skips_allowed', False)
     return _report(workdir, results, target, scope, allow_skips=allow_skips,
                    profile=args.profile, required=requirements(args),
-                   release=release)
+                   release=release, versions=versions)
 
 
 def _last_selection(workdir):

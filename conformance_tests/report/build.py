@@ -179,6 +179,9 @@ def verdicts(capabilities, results, profile='default', scope=None,
             'expected_fail_reason': (expected.get('reason') or None
                                      if expected['status'] != 'pass'
                                      else None),
+            # why this run expects what it does, where a guideline says:
+            # also a pass an older series' by_release expects
+            'expected_reason': expected.get('reason') or None,
         }
         if scope is not None and cap['id'] not in scope:
             entry.update(status=NOT_IN_SCOPE, as_expected=True,

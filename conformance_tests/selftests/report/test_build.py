@@ -90,9 +90,9 @@ class VerdictsTest(testtools.TestCase):
         self.assertEqual('pass', build.expectation(
             cap, 'spec-reference', '2024.1')['status'])
         [passed] = build.verdicts([cap], {T1: _res('pass')}, release='2024.1')
-        self.assertEqual(('pass', True, None), (
+        self.assertEqual(('pass', True, None, 'osc-lib 4 changed it'), (
             passed['status'], passed['as_expected'],
-            passed['expected_fail_reason']))
+            passed['expected_fail_reason'], passed['expected_reason']))
         [failed] = build.verdicts([cap], {T1: _res('fail', message=SIG)},
                                   release='2024.1')
         self.assertEqual(('fail', False), (failed['status'],

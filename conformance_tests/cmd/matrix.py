@@ -1,0 +1,119 @@
+"""`conformance matrix`: the suite on each series, one capability x release
+table (report/matrix.py).
+
+Each series runs in turn, as `conformance run --release SERIES` in a
+process of its own (an older series in its virtualenv, built on first use:
+cloud/releases.py), with its own workdir under ``<workdir>/matrix/`` so
+that each column keeps its report. Series run one after another, never
+side by side: two clouds on 2 cores would time each other out.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from conformance_tests.cloud import releases
+from conformance_tests.common import ui
+from conformance_tests.report import guidelines
+from conformance_tests.report import matrix as matrix_report
+
+#: `tox -e matrix`'s series: the oldest SLURP the constraints support, the
+#: next SLURP and today's.
+DEFAULT_SERIES = ('2024.1', '2025.1', releases.CURRENT)
+MATRIX_DIR = 'matrix'
+
+
+def add_parser(sub, common):
+    parser = sub.add_parser('matrix', help=(
+        'run the suite on each OpenStack series and write the capability '
+        'x release table'))
+    common(parser)
+    # dest series: `--release` of run and cloud up (one series) makes
+    # main.py re-run the command in that series' virtualenv; not this one.
+    parser.add_argument('--release', action='append', metavar='SERIES',
+                        dest='series', choices=releases.SERIES, help=(
+                            'a series to run (repeatable; default: %s)' %
+                            ', '.join(DEFAULT_SERIES)))
+    parser.add_argument('--port-base', type=int, default=18200,
+                        help='first of the loopback ports each series\' '
+                             'cloud uses (default: %(default)s)')
+    parser.add_argument('--seed', action='append', metavar='NNN',
+                        help='only this seed\'s capabilities (repeatable)')
+    parser.set_defaults(func=cmd_matrix)
+
+
+def ordered(series):
+    """The series asked for, each once, oldest first."""
+    return [s for s in releases.SERIES if s in set(series)]
+
+
+def run_argv(series, workdir, port_base, seeds=()):
+    argv = [sys.executable, '-m', 'conformance_tests.cmd.main', 'run',
+            '--release', series, '--workdir', workdir,
+            '--port-base', str(port_base)]
+    for seed in seeds or ():
+        argv += ['--seed', seed]
+    return argv
+
+
+def _prepare(series):
+    """(seconds, error line or None): the series' virtualenv, built first
+    when needed (today's series runs in this one)."""
+    started = time.monotonic()
+    if series == releases.CURRENT:
+        return 0.0, None
+    try:
+        releases.ensure_venv(series, ui.say)
+    except releases.ReleaseError as e:
+        return time.monotonic() - started, str(e)
+    return time.monotonic() - started, None
+
+
+def _run(series, workdir, port_base, seeds):
+    """(report dict or None, seconds, error line or None)."""
+    report_path = os.path.join(workdir, 'report.json')
+    if os.path.exists(report_path):
+        os.remove(report_path)  # a report of an earlier matrix is no column
+    started = time.monotonic()
+    code = subprocess.call(run_argv(series, workdir, port_base, seeds))
+    seconds = time.monotonic() - started
+    if code not in (0, 1) or not os.path.exists(report_path):
+        return None, seconds, (
+            '`conformance run --release %s` ended with exit %d and no '
+            'report (its output above says why)' % (series, code))
+    with open(report_path) as f:
+        return json.load(f), seconds, None
+
+
+def cmd_matrix(args):
+    series_list = ordered(args.series or DEFAULT_SERIES)
+    directory = os.path.abspath(os.path.join(args.workdir, MATRIX_DIR))
+    columns = []
+    for k, series in enumerate(series_list, 1):
+        ui.say('release %d of %d: %s' % (k, len(series_list), series))
+        build_seconds, error = _prepare(series)
+        report = run_seconds = None
+        if not error:
+            report, run_seconds, error = _run(
+                series, os.path.join(directory, series), args.port_base,
+                args.seed)
+        columns.append(matrix_report.column(
+            series, report, error=error, build_seconds=build_seconds,
+            run_seconds=run_seconds))
+    table = matrix_report.build(guidelines.load_all(), columns)
+    paths = matrix_report.write(directory, table)
+    for col in table['columns']:
+        ui.say('%s: %s' % (col['series'], col['error'] or '%s, %s' % (
+            'as expected' if col['as_expected'] else 'NOT as expected',
+            ', '.join('%d %s' % (n, s) for s, n in sorted(
+                col['by_status'].items())))))
+    marked = matrix_report.differing(table)
+    ui.say('%d cell(s) differ from %s%s' % (
+        len(marked), table['newest'], ': ' + ', '.join(
+            '%s on %s' % m for m in marked) if marked else ''))
+    ui.say('matrix: %s' % ', '.join(paths))
+    if any(c['error'] for c in columns):
+        return 2
+    return 0 if all(c['as_expected'] for c in columns) else 1
