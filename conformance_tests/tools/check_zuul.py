@@ -64,6 +64,7 @@ NEEDS_DEVSTACK = [
         r'\bconformance\s+(?:run|report|cleanup|mutants)\b')),
 ]
 INSTALLS_DEVSTACK = re.compile(r'\b(?:orchestrate-devstack|run-devstack)\b')
+RELEASE_BRANCH = re.compile(r'^(?:stable|unmaintained)/(\d{4}\.\d)$')
 RUNS_SUITE = re.compile(r'\bconformance run\b')
 BY_SEED = re.compile(r'--seed\b')
 INCLUDES = re.compile(
@@ -397,6 +398,42 @@ def _suite_by_seed(root, jobs):
     return found
 
 
+def _effective(name, jobs, key):
+    for job in _chain(name, jobs)[0]:
+        if key in job:
+            return job[key]
+    return None
+
+
+def _release_branches(jobs):
+    """A job on an older series' branch (override-checkout stable/<series>
+    or unmaintained/<series>) names that series in conformance_release,
+    one the suite knows, so its verdicts are judged by that series'
+    expectations; and a job naming one runs on its branch."""
+    from conformance_tests.cloud import releases
+    found = []
+    for name, job in jobs.items():
+        if job.get('abstract'):
+            continue
+        branch = _effective(name, jobs, 'override-checkout')
+        match = RELEASE_BRANCH.match(str(branch or ''))
+        series = _effective_vars(name, jobs).get('conformance_release')
+        if match and series != match.group(1):
+            found.append('job %s runs on %s, so it must set '
+                         'conformance_release: "%s" (it has %r)' % (
+                             name, branch, match.group(1), series))
+        elif series is not None and not match:
+            found.append('job %s sets conformance_release %r but runs on '
+                         '%s: set override-checkout to stable/%s or '
+                         'unmaintained/%s' % (name, series, branch or 'master',
+                                              series, series))
+        if series is not None and str(series) not in releases.OLDER:
+            found.append('job %s: conformance_release %r is not an older '
+                         'series the suite knows (%s)' % (
+                             name, series, ', '.join(releases.OLDER)))
+    return found
+
+
 def problems(root=ROOT):
     found = []
     jobs, projects = _load(root, found)
@@ -405,6 +442,7 @@ def problems(root=ROOT):
     found += _literal_secrets(root)
     found += _seed_config(jobs)
     found += _suite_by_seed(root, jobs)
+    found += _release_branches(jobs)
     return found
 
 

@@ -10,6 +10,7 @@ import testtools
 
 from conformance_tests.cloud import releases
 from conformance_tests.cmd import main
+from conformance_tests.cmd import run as run_cmd
 
 
 class ReleaseOptionTest(testtools.TestCase):
@@ -77,6 +78,21 @@ class ReleaseOptionTest(testtools.TestCase):
         for argv in (['run', '--seed', '003'],
                      ['run', '--release', releases.CURRENT, '--seed', '003']):
             self.assertRaises(AssertionError, main.main, argv)
+        self.assertEqual([], self.built)
+        self.assertEqual([], self.execs)
+
+    def test_a_vendor_cloud_series_is_judged_here_not_rebuilt(self):
+        seen = []
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.run.cmd_run',
+            lambda args: seen.append(run_cmd._judged_release(args)) or 0))
+        for series, judged in (('2024.1', '2024.1'),
+                               (releases.CURRENT, None)):
+            code, out, err = self.run_main([
+                'run', '--tempest-conf', '/etc/tempest/tempest.conf',
+                '--release', series])
+            self.assertEqual(0, code, err)
+            self.assertEqual(judged, seen.pop())
         self.assertEqual([], self.built)
         self.assertEqual([], self.execs)
 

@@ -362,3 +362,32 @@ class SuiteBySeedTest(TreeFixture):
                      'abstract': True}},
             {'job': {'name': 'self-check', 'parent': 'tox'}},
             self.suite_job(parent='base')))
+
+
+class ReleaseBranchTest(TreeFixture):
+    """A job on an older series' DevStack is judged by that series'
+    expectations: its branch and conformance_release go together."""
+
+    def test_branch_and_release_in_step(self):
+        self.assertEqual([], self.check(
+            self.suite_job(),
+            self.suite_job('old',
+                           vars={'conformance_release': '2024.1'},
+                           **{'override-checkout': 'unmaintained/2024.1'})))
+
+    def test_a_branch_without_its_release_and_the_reverse(self):
+        found = self.check(
+            self.suite_job('no-release',
+                           **{'override-checkout': 'stable/2025.1'}),
+            self.suite_job('no-branch',
+                           vars={'conformance_release': '2025.1'}),
+            self.suite_job('unknown', vars={'conformance_release': '2019.1'},
+                           **{'override-checkout': 'stable/2019.1'}))
+        self.assertEqual([
+            'job no-release runs on stable/2025.1, so it must set '
+            'conformance_release: "2025.1" (it has None)',
+            "job no-branch sets conformance_release '2025.1' but runs on "
+            'master: set override-checkout to stable/2025.1 or '
+            'unmaintained/2025.1',
+            "job unknown: conformance_release '2019.1' is not an older "
+            'series the suite knows (2024.1, 2025.1, 2026.1)'], found)
