@@ -14,7 +14,7 @@ use from two data files of this package:
 
 Into it go this package's requirements and its ``cloud`` extra, each
 service pinned by the services file (so Tempest is that series' Tempest,
-not our ``tempest>=47``), all under the series' constraints; then this
+not our ``tempest>=43``), all under the series' constraints; then this
 package itself, without its dependencies. Senlin is in no series from
 2024.1 on: its ``cloud`` requirement then brings its last release,
 16.0.0, as in the current cloud.
