@@ -87,6 +87,7 @@ def build_parser():
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
     _release_option(sub.choices['run'])
+    _release_option(sub.choices['mutants'])
     bench_cmd.add_parser(sub, _common)
     cleanup.add_parser(sub, _common)
     bundle.add_parser(sub, _common)

@@ -41,6 +41,10 @@ def add_parser(sub, common):
                              'cloud uses (default: %(default)s)')
     parser.add_argument('--seed', action='append', metavar='NNN',
                         help='only this seed\'s capabilities (repeatable)')
+    parser.add_argument('--mutants', action='store_true', help=(
+        'also run the mutants on each series (conformance mutants '
+        '--release; a mutant whose patch target a series lacks is '
+        'skipped and listed): about 15 minutes a series here'))
     parser.set_defaults(func=cmd_matrix)
 
 
@@ -49,8 +53,8 @@ def ordered(series):
     return [s for s in releases.SERIES if s in set(series)]
 
 
-def run_argv(series, workdir, port_base, seeds=()):
-    argv = [sys.executable, '-m', 'conformance_tests.cmd.main', 'run',
+def run_argv(series, workdir, port_base, seeds=(), command='run'):
+    argv = [sys.executable, '-m', 'conformance_tests.cmd.main', command,
             '--release', series, '--workdir', workdir,
             '--port-base', str(port_base)]
     for seed in seeds or ():
@@ -87,6 +91,22 @@ def _run(series, workdir, port_base, seeds):
         return json.load(f), seconds, None
 
 
+def _mutants(series, workdir, port_base, seeds):
+    """The series' mutant run, as the matrix lists it."""
+    path = os.path.join(workdir, 'mutants.json')
+    if os.path.exists(path):
+        os.remove(path)
+    started = time.monotonic()
+    code = subprocess.call(run_argv(series, workdir, port_base, seeds,
+                                    command='mutants'))
+    if not os.path.exists(path):
+        return {'error': '`conformance mutants --release %s` ended with '
+                         'exit %d and no mutants.json' % (series, code)}
+    with open(path) as f:
+        run = json.load(f)
+    return matrix_report.mutants_entry(run, time.monotonic() - started)
+
+
 def cmd_matrix(args):
     series_list = ordered(args.series or DEFAULT_SERIES)
     directory = os.path.abspath(os.path.join(args.workdir, MATRIX_DIR))
@@ -94,14 +114,16 @@ def cmd_matrix(args):
     for k, series in enumerate(series_list, 1):
         ui.say('release %d of %d: %s' % (k, len(series_list), series))
         build_seconds, error = _prepare(series)
-        report = run_seconds = None
+        report = run_seconds = mutant_run = None
+        workdir = os.path.join(directory, series)
         if not error:
             report, run_seconds, error = _run(
-                series, os.path.join(directory, series), args.port_base,
-                args.seed)
+                series, workdir, args.port_base, args.seed)
+        if not error and args.mutants:
+            mutant_run = _mutants(series, workdir, args.port_base, args.seed)
         columns.append(matrix_report.column(
             series, report, error=error, build_seconds=build_seconds,
-            run_seconds=run_seconds))
+            run_seconds=run_seconds, mutants=mutant_run))
     table = matrix_report.build(guidelines.load_all(), columns)
     paths = matrix_report.write(directory, table)
     for col in table['columns']:
@@ -114,6 +136,13 @@ def cmd_matrix(args):
         len(marked), table['newest'], ': ' + ', '.join(
             '%s on %s' % m for m in marked) if marked else ''))
     ui.say('matrix: %s' % ', '.join(paths))
+    for col in table['columns']:
+        if col.get('mutants'):
+            ui.say('%s mutants: %s' % (
+                col['series'], matrix_report.mutants_line(col['mutants'])))
     if any(c['error'] for c in columns):
         return 2
-    return 0 if all(c['as_expected'] for c in columns) else 1
+    if any(not c['as_expected'] or (c.get('mutants') or {}).get('error')
+           or (c.get('mutants') or {}).get('survived') for c in columns):
+        return 1
+    return 0

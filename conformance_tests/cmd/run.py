@@ -421,35 +421,92 @@ def cmd_mutants(args):
         raise CommandError('--parallel must be at least 1')
     started = time.monotonic()
     workdir = os.path.abspath(args.workdir)
-    outcome = _run_mutants(args, scope, chosen, workdir)
+    release = _other_release()
+    skipped = _skipped_on_release(args, scope, chosen, release)
+    for k, (name, reason) in enumerate(sorted(skipped.items()), 1):
+        ui.say('skipped on %s (%d of %d): %s: %s' % (
+            release, k, len(skipped), name, reason))
+    outcome = _run_mutants(args, scope, [
+        m for m in chosen if m.name not in skipped], workdir, release)
+    outcome += [mutant_rules.skipped_outcome(m, skipped[m.name])
+                for m in chosen if m.name in skipped]
     summary = mutant_rules.summarise(outcome, args.profile, args.matrix,
                                      time.monotonic() - started)
+    if release:
+        summary['release'] = release
     survived = summary['survived']
     untidy = [o['name'] for o in outcome if o.get('left_behind')]
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
         json.dump({'mutants': outcome, 'summary': summary}, f, indent=2)
-    ui.say('%d mutants: %d killed, %d survived%s; wrote %s (%.0f s)' % (
-        len(outcome), len(outcome) - len(survived), len(survived),
-        ' (%s)' % ', '.join(survived) if survived else '', path,
-        time.monotonic() - started))
+    ui.say('%d mutants: %d killed, %d survived%s%s; wrote %s (%.0f s)' % (
+        len(outcome), summary['killed'], len(survived),
+        ' (%s)' % ', '.join(survived) if survived else '',
+        ', %d skipped on %s' % (len(skipped), release) if skipped else '',
+        path, time.monotonic() - started))
     if untidy:
         ui.fail('tests left objects behind under: %s (mutants.json: '
                 'left_behind)' % ', '.join(untidy))
     return 1 if survived or untidy else 0
 
 
-def _run_mutants(args, scope, chosen, workdir):
+def _skipped_on_release(args, scope, chosen, release):
+    """{mutant name: why it cannot run on ``release``} (an older series;
+    None: today's, where nothing is skipped): its patch target is not in
+    that series' code (cloud/mutant_probe.py), or none of its targets is
+    expected there what a kill needs (the series' by_release)."""
+    if not release:
+        return {}
+    skipped = {}
+    # Every service's references, for the mutants that run on them.
+    for service in sorted({m.service for m in chosen} | {
+            r.service for r in mutants_mod.all_references()}):
+        probe = subprocess.run(
+            [sys.executable, '-m', 'conformance_tests.cloud.mutant_probe',
+             service], capture_output=True, text=True)
+        lines = probe.stdout.strip().splitlines()
+        if probe.returncode or not lines:
+            err = probe.stderr.strip().splitlines()
+            raise CommandError('cannot probe %s\'s patch targets on %s: %s'
+                               % (service, release,
+                                  err[-1] if err else 'no output'))
+        for name, error in json.loads(lines[-1]).items():
+            if error:
+                skipped[name] = 'its patch target is not in %s (%s)' % (
+                    release, error)
+    references = {r.name for r in mutants_mod.all_references()}
+    missing_references = sorted(set(skipped) & references)
+    by_id = {c['id']: c for c in scope.capabilities}
+    for mutant in chosen:
+        profile = mutant_rules.mutant_profile(mutant, args.profile)
+        if (mutant.name not in skipped and missing_references
+                and profiles.is_spec_reference(profile)):
+            skipped[mutant.name] = (
+                'it runs on the spec reference, and %s is not in %s' % (
+                    ', '.join(missing_references), release))
+        if mutant.name not in skipped and not mutant_rules.judged_targets(
+                mutant, by_id, profile, release):
+            skipped[mutant.name] = (
+                'no target is expected to %s on %s (guidelines\' '
+                'by_release)' % ('fail' if mutant.wrong_reason else 'pass',
+                                 release))
+    return {name: reason for name, reason in skipped.items()
+            if name not in references}
+
+
+def _run_mutants(args, scope, chosen, workdir, release=None):
     """Each mutant on a free slot (a workdir and a port base of its own);
     outcomes in the order of ``chosen``. After an error no new mutant
     starts."""
+    if not chosen:
+        return []
     # Every mutant cloud forks from the same zygotes: each process's
     # upstream imports are paid once per run, not once per mutant.
     with launcher.start_zygotes(os.path.join(workdir, 'zygotes')) as forkers:
-        return _run_on_slots(args, scope, chosen, workdir, forkers)
+        return _run_on_slots(args, scope, chosen, workdir, forkers, release)
 
 
-def _run_on_slots(args, scope, chosen, workdir, forkers):
+def _run_on_slots(args, scope, chosen, workdir, forkers, release=None):
     slots = queue.Queue()
     for k in range(min(args.parallel, len(chosen)) or 1):
         slots.put(k)
@@ -469,7 +526,8 @@ def _run_on_slots(args, scope, chosen, workdir, forkers):
             result = _run_mutant(
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
-                args.port_base + slot * SLOT_PORTS, listing, forkers)
+                args.port_base + slot * SLOT_PORTS, listing, forkers,
+                release)
             ui.say('  %s: %s' % (mutant.name, _mutant_line(result)))
             return result
         except BaseException:
@@ -494,7 +552,7 @@ def _run_on_slots(args, scope, chosen, workdir, forkers):
 
 
 def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
-                forkers=None):
+                forkers=None, release=None):
     """Run one mutant; killed only by a failed assertion of a test of a
     capability it targets that the clean cloud must pass
     (report/mutants.py)."""
@@ -505,7 +563,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         raise CommandError('mutant %s targets unknown capabilities: %s' % (
             mutant.name, ', '.join(unknown)))
     profile = mutant_rules.mutant_profile(mutant, args.profile)
-    judged = mutant_rules.judged_targets(mutant, by_id, profile)
+    judged = mutant_rules.judged_targets(mutant, by_id, profile, release)
     if not judged:
         raise CommandError('mutant %s: no target is expected to %s in '
                            'profile %s, so nothing can kill it' % (
@@ -536,7 +594,8 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         raise CommandError('mutant %s: %s' % (mutant.name, e))
     return dict(mutant_rules.mutant_outcome(
         mutant, scope.capabilities, results, judged,
-        time.monotonic() - started, profile=profile), profile=profile,
+        time.monotonic() - started, profile=profile, release=release),
+        profile=profile,
         cloud_start_s=round(up - started, 1),
         tests_s=round(tests_done - up, 1),
         left_behind=mutant_rules.left_by_tests(mutant, inventory.differences))

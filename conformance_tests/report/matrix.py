@@ -41,13 +41,35 @@ def cell(cap):
             'note': note}
 
 
+def mutants_entry(run, seconds):
+    """A series' mutant run (its mutants.json) as the matrix lists it."""
+    skipped = {m['name']: m['skipped'] for m in run['mutants']
+               if m.get('skipped')}
+    summary = run['summary']
+    return {'killed': summary['killed'], 'survived': summary['survived'],
+            'skipped': skipped, 'seconds': round(seconds, 1)}
+
+
+def mutants_line(entry):
+    if entry.get('error'):
+        return entry['error']
+    return '%d killed, %d survived%s, %d skipped%s (%.0f s)' % (
+        entry['killed'], len(entry['survived']),
+        ' (%s)' % ', '.join(entry['survived']) if entry['survived'] else '',
+        len(entry['skipped']), ': ' + '; '.join(
+            '%s: %s' % kv for kv in sorted(entry['skipped'].items()))
+        if entry['skipped'] else '', entry.get('seconds') or 0)
+
+
 def column(series, report=None, error=None, build_seconds=None,
-           run_seconds=None):
+           run_seconds=None, mutants=None):
     """One series' column: from its report.json (a dict), or ``error``,
-    the line that says why there is none."""
+    the line that says why there is none; ``mutants``: mutants_entry()
+    when the series' mutants ran."""
     col = {'series': series, 'build_seconds': build_seconds,
            'run_seconds': run_seconds, 'error': error, 'versions': {},
-           'as_expected': False, 'by_status': {}, 'cells': {}}
+           'as_expected': False, 'by_status': {}, 'cells': {},
+           'mutants': mutants}
     if report is not None:
         summary = report['summary']
         col.update(versions=summary.get('versions') or {},
@@ -123,6 +145,8 @@ def markdown(matrix):
                  'as expected' if col['as_expected'] else 'NOT as expected')
         lines.append('- **%s**: %s; %s' % (
             header(col), state, ', '.join(timing) or 'no timing'))
+        if col.get('mutants'):
+            lines.append('  - mutants: %s' % mutants_line(col['mutants']))
     lines += ['', '| capability | %s |' % ' | '.join(
         c['series'] for c in cols),
         '|---|%s' % ('---|' * len(cols))]
@@ -165,8 +189,12 @@ def to_html(matrix):
         '</style></head><body><h1>Conformance by release</h1>'
         '<p>Cells marked %s differ from the newest series, %s.</p>'
         '<table id="matrix"><thead><tr><th>capability</th>%s</tr></thead>'
-        '<tbody>%s</tbody></table></body></html>\n' % (
-            MARK, esc(matrix['newest']), head, ''.join(body)))
+        '<tbody>%s</tbody></table>%s</body></html>\n' % (
+            MARK, esc(matrix['newest']), head, ''.join(body), ''.join(
+                '<p class="mutants" data-series="%s">%s mutants: %s</p>' % (
+                    esc(c['series']), esc(c['series']),
+                    esc(mutants_line(c['mutants'])))
+                for c in cols if c.get('mutants'))))
 
 
 class _TableReader(html.parser.HTMLParser):

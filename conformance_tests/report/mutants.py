@@ -46,15 +46,16 @@ def mutant_profile(mutant, run_profile):
     return mutant.profile or run_profile
 
 
-def judged_targets(mutant, by_id, profile):
+def judged_targets(mutant, by_id, profile, release=None):
     """The targets a kill can come from: those expected to pass in
-    ``profile`` (for a wrong-reason mutant: those expected to fail)."""
+    ``profile`` on ``release`` (build.expectation; for a wrong-reason
+    mutant: those expected to fail)."""
     wanted = 'fail' if getattr(mutant, 'wrong_reason', False) else 'pass'
     return [t for t in mutant.targets if t in by_id and build.expectation(
-        by_id[t], profile)['status'] == wanted]
+        by_id[t], profile, release)['status'] == wanted]
 
 
-def _kills(cap, results, mutant, profile):
+def _kills(cap, results, mutant, profile, release=None):
     """Whether a test of ``cap`` failed an assertion that counts against
     ``mutant``: any assertion, or for a wrong-reason mutant one whose
     message does not match the signature expected in ``profile``."""
@@ -62,7 +63,8 @@ def _kills(cap, results, mutant, profile):
         t, {}).get('kind') == results_mod.ASSERTION]
     if not getattr(mutant, 'wrong_reason', False):
         return bool(failed)
-    signature = build.expectation(cap, profile).get('signature') or ''
+    signature = build.expectation(cap, profile, release).get(
+        'signature') or ''
     return any(not re.search(signature, r['message'] or '', re.DOTALL)
                for r in failed)
 
@@ -76,7 +78,7 @@ def _error_line(result):
 
 
 def mutant_outcome(mutant, capabilities, results, judged, duration=0.0,
-                   profile='default'):
+                   profile='default', release=None):
     """killed_by: judged targets with a test that failed an assertion
     (see _kills); collateral: other capabilities that did; errors: tests
     that errored (never a kill)."""
@@ -86,7 +88,8 @@ def mutant_outcome(mutant, capabilities, results, judged, duration=0.0,
         if any(results.get(t, {}).get('kind') == results_mod.ASSERTION
                for t in cap['tests']):
             tripped.append(cap['id'])
-        if cap['id'] in judged and _kills(cap, results, mutant, profile):
+        if cap['id'] in judged and _kills(cap, results, mutant, profile,
+                                          release):
             killed_by.append(cap['id'])
     errors = sorted(_error_line(r) for r in results.values()
                     if r['status'] == 'fail' and
@@ -103,14 +106,26 @@ def mutant_outcome(mutant, capabilities, results, judged, duration=0.0,
             'duration_s': round(duration, 1)}
 
 
+def skipped_outcome(mutant, reason):
+    """The outcome of a mutant an older series cannot run (cmd/run.py
+    says why): neither killed nor a survivor."""
+    return {'name': mutant.name, 'service': mutant.service,
+            'rule': mutant.rule, 'targets': list(mutant.targets),
+            'wrong_reason': bool(getattr(mutant, 'wrong_reason', False)),
+            'killed': False, 'skipped': reason}
+
+
 def summarise(outcomes, profile, matrix, duration):
     """The summary of a mutant run (mutants.json): a survivor is a hole
-    in the suite."""
-    survived = [m['name'] for m in outcomes if not m['killed']]
+    in the suite; a mutant skipped on an older series is listed apart."""
+    skipped = [m['name'] for m in outcomes if m.get('skipped')]
+    survived = [m['name'] for m in outcomes
+                if not m['killed'] and not m.get('skipped')]
     return {'profile': profile, 'matrix': bool(matrix),
             'mutants': len(outcomes),
-            'killed': len(outcomes) - len(survived),
-            'survived': survived, 'duration_s': round(duration, 1)}
+            'killed': len(outcomes) - len(survived) - len(skipped),
+            'survived': survived, 'skipped': skipped,
+            'duration_s': round(duration, 1)}
 
 
 def left_by_tests(mutant, differences):

@@ -34,7 +34,7 @@ class ParallelMutantsTest(testtools.TestCase):
             self.forkers.start))
 
     def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base,
-                         listing=None, forkers=None):
+                         listing=None, forkers=None, release=None):
         self.assertIs(self.forkers, forkers)
         with self.lock:
             if port_base in self.busy:
@@ -75,7 +75,7 @@ class ParallelMutantsTest(testtools.TestCase):
 
     def test_after_an_error_no_mutant_starts(self):
         def boom(args, scope, mutant, mutant_dir, port_base, listing=None,
-                 forkers=None):
+                 forkers=None, release=None):
             self.seen.append(mutant.name)
             raise run.CommandError('mutant %s: broke' % mutant.name)
         self.useFixture(fixtures.MonkeyPatch(

@@ -90,6 +90,26 @@ class MatrixTest(testtools.TestCase):
                          matrix.expected_table(self.table()))
 
 
+class MutantsPerSeriesTest(testtools.TestCase):
+
+    def test_a_series_lists_its_killed_survivors_and_skipped(self):
+        run = {'mutants': [
+            {'name': 'k', 'killed': True},
+            {'name': 'gone', 'killed': False,
+             'skipped': 'its patch target is not in 2024.1 (AttributeError)'}],
+            'summary': {'killed': 1, 'survived': [], 'skipped': ['gone']}}
+        entry = matrix.mutants_entry(run, 12.3)
+        self.assertEqual('1 killed, 0 survived, 1 skipped: gone: its patch '
+                         'target is not in 2024.1 (AttributeError) (12 s)',
+                         matrix.mutants_line(entry))
+        col = matrix.column('2024.1', _report('2024.1', {'a.one': 'pass'}),
+                            mutants=entry)
+        text = matrix.markdown(matrix.build(CAPS[:1], [col]))
+        self.assertIn('  - mutants: 1 killed, 0 survived, 1 skipped', text)
+        self.assertIn('class="mutants"', matrix.to_html(
+            matrix.build(CAPS[:1], [col])))
+
+
 class MatrixCommandTest(testtools.TestCase):
 
     def test_series_run_oldest_first_each_once(self):

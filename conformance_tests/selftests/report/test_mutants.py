@@ -10,6 +10,7 @@ import io
 import json
 import os
 
+import fixtures
 import testtools
 
 from conformance_tests.cloud import mutants
@@ -91,9 +92,71 @@ class MutantSummaryTest(testtools.TestCase):
         survived = dict(name='s', killed=False)
         self.assertEqual(
             {'profile': 'default', 'matrix': False, 'mutants': 2,
-             'killed': 1, 'survived': ['s'], 'duration_s': 12.3},
+             'killed': 1, 'survived': ['s'], 'skipped': [],
+             'duration_s': 12.3},
             mutant_rules.summarise([killed, survived], 'default', None,
                                    12.34))
+
+    def test_a_mutant_an_older_series_cannot_run_is_no_survivor(self):
+        killed = dict(name='k', killed=True)
+        skipped = mutant_rules.skipped_outcome(
+            MUTANT, 'its patch target is not in 2024.1 (AttributeError: x)')
+        summary = mutant_rules.summarise([killed, skipped], 'default', None,
+                                         1.0)
+        self.assertEqual((1, [], ['m']), (summary['killed'],
+                                          summary['survived'],
+                                          summary['skipped']))
+
+
+class ReleaseJudgedTargetsTest(testtools.TestCase):
+    """On an older series a target is judged by that series'
+    expectation: a target upstream passes there cannot take a
+    wrong-reason kill, and one that passes there can take a plain one."""
+
+    def test_by_release_changes_which_targets_judge(self):
+        cap = {'id': 'a', 'tests': ['t-a'],
+               'expected_fail': {'status': 'fail', 'signature': 'sig',
+                                 'reason': 'r'},
+               'expect': {}, 'by_release': {'2024.1': {
+                   'status': 'pass', 'signature': None, 'reason': 'r'}}}
+        by_id = {'a': cap}
+        wrong = mutants.Mutant('w', 'svc', 'rule', None, ('a',),
+                               wrong_reason=True)
+        self.assertEqual(['a'], mutant_rules.judged_targets(
+            wrong, by_id, 'default'))
+        self.assertEqual([], mutant_rules.judged_targets(
+            wrong, by_id, 'default', '2024.1'))
+        self.assertEqual([], mutant_rules.judged_targets(
+            MUTANT, by_id, 'default'))
+        self.assertEqual(['a'], mutant_rules.judged_targets(
+            MUTANT, by_id, 'default', '2024.1'))
+
+
+class MutantProbeTest(testtools.TestCase):
+    """cloud/mutant_probe.py: a patch whose target is missing is named
+    with its error; one that applies is None."""
+
+    def test_missing_target_is_named(self):
+        from conformance_tests.cloud import mutant_probe
+
+        def fine():
+            pass
+
+        def missing():
+            raise AttributeError("module 'x' has no attribute 'y'")
+        patches = [mutants.Mutant('ok', 'svc', 'r', fine, ('a',)),
+                   mutants.Mutant('gone', 'svc', 'r', missing, ('a',)),
+                   mutants.Mutant('other', 'other', 'r', missing, ('a',))]
+        self.useFixture(fixtures.MockPatch(
+            'conformance_tests.cloud.mutants.all_mutants',
+            return_value=patches))
+        self.useFixture(fixtures.MockPatch(
+            'conformance_tests.cloud.mutants.all_references',
+            return_value=[]))
+        self.assertEqual(
+            {'ok': None,
+             'gone': "AttributeError: module 'x' has no attribute 'y'"},
+            mutant_probe.probe('svc'))
 
 
 class MutantLineTest(testtools.TestCase):
@@ -347,3 +410,45 @@ class WrongReasonOutcomeTest(testtools.TestCase):
             'fail', 'assertion', 'lease L is ERROR because')})
         self.assertIn('outside its expected-fail signature',
                       run._mutant_line(dict(survived, duration_s=1)))
+
+
+class SkippedOnReleaseTest(testtools.TestCase):
+    """cmd/run.py on an older series: a mutant whose patch target, or
+    whose spec reference's, that series lacks is skipped with the reason;
+    nothing is skipped on today's."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MockPatch(
+            'conformance_tests.cloud.mutants.all_references',
+            return_value=[mutants.Reference('ref', 'svc', 'r', None,
+                                            ('a',))]))
+        self.run = self.useFixture(fixtures.MockPatch('subprocess.run')).mock
+        self.run.return_value.returncode = 0
+        self.run.return_value.stdout = 'noise\n' + json.dumps(
+            {'m': None, 'gone': 'AttributeError: no y', 'ref':
+             'AttributeError: no create_response_v264'})
+
+    def skipped(self, chosen, release='2024.1'):
+        class Args(object):
+            profile = 'default'
+
+        class Scope(object):
+            capabilities = [dict(c, expect={}, by_release={},
+                                 expected_fail=None) for c in CAPS]
+        return run._skipped_on_release(Args(), Scope(), chosen, release)
+
+    def test_missing_targets_and_references_skip(self):
+        gone = mutants.Mutant('gone', 'svc', 'rule', None, ('a',))
+        on_reference = mutants.Mutant('on-ref', 'svc', 'rule', None, ('a',),
+                                      profile='spec-reference')
+        found = self.skipped([MUTANT, gone, on_reference])
+        self.assertEqual({
+            'gone': 'its patch target is not in 2024.1 (AttributeError: '
+                    'no y)',
+            'on-ref': 'it runs on the spec reference, and ref is not in '
+                      '2024.1'}, found)
+
+    def test_nothing_is_skipped_on_todays_series(self):
+        self.assertEqual({}, self.skipped([MUTANT], release=None))
+        self.run.assert_not_called()
