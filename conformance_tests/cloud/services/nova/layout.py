@@ -29,6 +29,9 @@ MAX_ZONE_COMPUTES = 64
 # From nova's DefaultFlavorsFixture (m1.tiny, m1.small).
 FLAVOR = '1'
 FLAVOR_ALT = '2'
+# The larger of the two flavors' RAM (m1.small), so a grown zone's quota
+# holds its fill whichever flavor a scenario boots.
+FLAVOR_RAM_MB = 2048
 
 
 class LayoutError(ValueError):

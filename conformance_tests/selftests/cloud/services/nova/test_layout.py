@@ -67,6 +67,17 @@ class NovaDescriptorTest(testtools.TestCase):
         self.assertGreaterEqual(quota['cores'], 3 * 16 + 1)
         self.assertGreaterEqual(quota['server_group_members'], 3 * 16 + 1)
 
+    def test_the_largest_zone_has_ram_quota_for_its_fill(self):
+        # nova's default 51200 MB held 100 servers of 512 MB: the H=64
+        # scale point (193 boots) was refused "Quota exceeded for ram".
+        ctx = test_cloud_files.fake_launch_context(
+            zone_computes=compute_layout.MAX_ZONE_COMPUTES)
+        quota = nova.nova_config(ctx)['flags']['quota']
+        fill = 3 * compute_layout.MAX_ZONE_COMPUTES + 1
+        self.assertGreaterEqual(quota['ram'],
+                                fill * compute_layout.FLAVOR_RAM_MB)
+        self.assertGreaterEqual(quota['instances'], fill)
+
 
 class ComputesOptionTest(testtools.TestCase):
 
