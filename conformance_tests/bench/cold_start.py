@@ -56,3 +56,13 @@ def import_floor(descriptors, run=subprocess.run, python=sys.executable):
         except (ValueError, IndexError):
             floor[process] = None
     return floor
+
+
+def floor_bound(floor, cores):
+    """The import floor of a cold start: the processes import side by
+    side, so a start is no shorter than the longest import nor than their
+    sum over the cores. None when nothing was timed."""
+    known = [s for s in (floor or {}).values() if s is not None]
+    if not known:
+        return None
+    return round(max(max(known), sum(known) / (cores or 1)), 1)

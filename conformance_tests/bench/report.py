@@ -3,6 +3,7 @@
 import json
 import os
 
+from conformance_tests.bench import cold_start
 from conformance_tests.bench import gabbi_cost
 from conformance_tests.bench import targets
 
@@ -110,13 +111,16 @@ def markdown(fig):
                   'with the cloud down: %s. The processes start together, '
                   'so no cold start here can be shorter than the longest '
                   'import '
-                  '(%s s) nor than their sum over the %s cores (%s s); '
-                  'the rest is migrations, bootstrap, nova\'s computes '
+                  '(%s s) nor than their sum over the %s cores (%s s): the '
+                  'import floor is %s s, the start %s s. The rest is '
+                  'migrations, bootstrap, nova\'s computes '
                   'and the launcher\'s zones and images.' % (
                       ', '.join('%s %s s' % kv for kv in sorted(
                           floor.items())),
                       max(known) if known else None, cores,
-                      round(sum(known) / cores, 1) if known else None), '']
+                      round(sum(known) / cores, 1) if known else None,
+                      cold_start.floor_bound(floor, cores),
+                      cold.get('total_s')), '']
     warm = _warm_starts((fig.get('mutants') or {}).get('mutants') or [])
     if warm:
         lines += ['What is not importing: each mutant cloud below forks '
@@ -166,6 +170,15 @@ def markdown(fig):
         lines.append('| %s | %s | %s | %s | %s | %s |' % (
             key, r.get('wall_s'), r.get('tests'), r.get('tests_span_s'),
             r.get('exit_code'), _load(r)))
+    classes = (runs.get('all') or {}).get('classes')
+    if classes:
+        lines += ['', 'Where the run of every seed spends its tests\' '
+                  'span, class by class (from the first test\'s start; '
+                  'the @serial classes run alone, the others on two '
+                  'workers):', '', '| class | starts at (s) | seconds | '
+                  'tests |', '|---|---|---|---|']
+        lines += ['| %(class)s | %(start_s)s | %(seconds)s | %(tests)s |' % c
+                  for c in classes]
     gabbi = fig.get('gabbi') or {}
     ours, up = gabbi.get('ours') or {}, gabbi.get('upstream') or {}
     lines += ['', '## Gabbi cost per request', '', _load(gabbi), '',

@@ -15,7 +15,7 @@ from conformance_tests.cloud import launcher
 from conformance_tests.cmd import tempest_runner
 
 K = 3
-HOSTS = (3, 8, 16)
+HOSTS = (3, 8, 16, 64)
 TEST_ID = 'c5e7a9b1-3d2f-4e6a-8b0c-3f4a5b6c7d82'  # max_server_per_host_3
 
 

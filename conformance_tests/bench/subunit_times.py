@@ -33,3 +33,25 @@ def span(times):
         return 0.0
     return (max(t['stop'] for t in times.values()) -
             min(t['start'] for t in times.values()))
+
+
+def class_spans(times):
+    """Where a run's time goes, class by class, in the order they
+    started: [{class, start_s (from the run's first start), seconds
+    (first start to last stop), tests}]."""
+    if not times:
+        return []
+    first = min(t['start'] for t in times.values())
+    classes = {}
+    for name, t in times.items():
+        cls = name.split('[', 1)[0].rsplit('.', 1)[0]
+        classes.setdefault(cls, []).append(t)
+    spans = []
+    for cls, tests in classes.items():
+        start = min(t['start'] for t in tests)
+        spans.append({'class': cls.rsplit('.', 1)[-1],
+                      'start_s': round(start - first, 1),
+                      'seconds': round(max(t['stop'] for t in tests) -
+                                       start, 1),
+                      'tests': len(tests)})
+    return sorted(spans, key=lambda s: (s['start_s'], s['class']))

@@ -39,4 +39,5 @@ def one_run(workdir, port_base, seeds=()):
     return {'seed': key, 'wall_s': round(seconds, 1),
             'exit_code': code, 'tests': len(times),
             'tests_span_s': round(subunit_times.span(times), 1),
+            'classes': subunit_times.class_spans(times),
             'subunit': subunit, 'log': os.path.join(workdir, '%s.log' % name)}

@@ -13,6 +13,7 @@ from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import report
 from conformance_tests.bench import soak
 from conformance_tests.bench import stats
+from conformance_tests.bench import subunit_times
 from conformance_tests.bench import targets
 from conformance_tests.cmd import main
 
@@ -121,21 +122,64 @@ class MutantsJsonTest(testtools.TestCase):
         self.assertEqual(1, len(str(e).splitlines()))
 
 
+class ClassSpansTest(testtools.TestCase):
+
+    def test_each_class_from_its_first_start_to_its_last_stop(self):
+        times = {
+            'p.m.A.test_1[id-1]': {'start': 100.0, 'stop': 104.0},
+            'p.m.A.test_2[id-2]': {'start': 104.5, 'stop': 110.0},
+            'p.m.B.test_1[id-3]': {'start': 101.0, 'stop': 102.5}}
+        self.assertEqual(
+            [{'class': 'A', 'start_s': 0.0, 'seconds': 10.0, 'tests': 2},
+             {'class': 'B', 'start_s': 1.0, 'seconds': 1.5, 'tests': 1}],
+            subunit_times.class_spans(times))
+        self.assertEqual([], subunit_times.class_spans({}))
+
+    def test_the_report_lists_the_classes_of_the_run_of_every_seed(self):
+        fig = {'machine': {'host': 'h', 'cores': 2, 'load_start': 0.1},
+               'started': 'now', 'targets': [], 'suite_runs': {'all': {
+                   'wall_s': 200.0, 'classes': [
+                       {'class': 'A', 'start_s': 0.0, 'seconds': 10.0,
+                        'tests': 2}]}}}
+        self.assertIn('| A | 0.0 | 10.0 | 2 |', report.markdown(fig))
+
+
 class TargetsTest(testtools.TestCase):
 
     def test_each_target_reads_its_figure(self):
         figures = {'boots': {'active_waiter': {'p50': 0.4}},
                    'suite_runs': {'000+001+003': {'wall_s': 55.0},
                                   'all': {'wall_s': 90.0}},
-                   'cold_start': {'total_s': 5.0},
+                   'cold_start': {'total_s': 5.0,
+                                  'import_floor_s': {'nova': 3.0,
+                                                     'keystone': 2.0,
+                                                     'senlin': None}},
+                   'machine': {'cores': 2},
                    'scale': [{'hosts': 16, 'seconds': 61.0,
+                              'status': 'pass'},
+                             {'hosts': 3, 'seconds': 10.0, 'status': 'pass'},
+                             {'hosts': 64, 'seconds': 250.0,
                               'status': 'pass'}],
                    'gabbi': {'ratio': None}}
         judged = {t['target']: t['met'] for t in targets.judge(figures)}
-        self.assertEqual([True, True, False, True, False, None, None, None,
-                          None, None],
+        # cold 5.0 / floor 3.0 = 1.67x; H=64 250/193 s a boot over H=3's
+        # 10/10: 1.3x, met.
+        self.assertEqual([True, True, True, True, False, False, True, None,
+                          None, None, None, None],
                          [judged[name] for name, _, _, _ in
                           targets.TARGETS])
+
+    def test_ratios_read_their_own_figures(self):
+        figures = {'cold_start': {'total_s': 6.5, 'import_floor_s': {
+            'nova': 4.0, 'keystone': 3.0, 'glance': 3.0}},
+            'machine': {'cores': 2},
+            'scale': [{'hosts': 3, 'seconds': 10.0, 'status': 'pass'},
+                      {'hosts': 64, 'seconds': 386.0, 'status': 'pass'}]}
+        measured = {t['target']: t['measured']
+                    for t in targets.judge(figures)}
+        # floor: max(4.0, 10.0 / 2) = 5.0
+        self.assertEqual(1.3, measured['cold start / its import floor'])
+        self.assertEqual(2.0, measured['seconds per boot at H=64 / at H=3'])
 
     def test_a_failed_scale_point_is_not_measured(self):
         figures = {'scale': [{'hosts': 16, 'seconds': 46.0,
@@ -228,6 +272,16 @@ class OptionsTest(testtools.TestCase):
         e = self.assertRaises(command.BenchError, command.Bench,
                               self._bench('--lease-rounds', '0'))
         self.assertIn('--lease-rounds', str(e))
+
+    def test_scale_hosts_are_read_and_bad_ones_refused(self):
+        self.assertEqual([3, 64], command.Bench(
+            self._bench('--scale-hosts', '64,3')).scale_hosts)
+        self.assertEqual([3, 8, 16, 64], command.Bench(
+            self._bench()).scale_hosts)
+        for bad in ('3,many', '0', ','):
+            e = self.assertRaises(command.BenchError, command.Bench,
+                                  self._bench('--scale-hosts', bad))
+            self.assertIn('--scale-hosts', str(e))
 
     def test_bench_uses_its_own_port_base_by_default(self):
         self.assertEqual(19100, self._bench().port_base)
