@@ -251,7 +251,7 @@ def tempest_run_args(workspace, selected, concurrency):
     args = _load_list(workspace, SELECTED, selected)
     workers = worker_plan.plan(
         selected, serial, concurrency,
-        worker_plan.recorded_times(workspace, selected))
+        worker_plan.known_times(workspace, selected))
     if concurrency <= 1 or len(workers) <= 1:
         return args + ['--concurrency', '1']
     return args + ['--worker-file', worker_plan.write(workspace, workers)]

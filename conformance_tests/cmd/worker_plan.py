@@ -10,12 +10,15 @@ for its last 27 s.
 Here the same scheduler (stestr.scheduler.partition_tests: heaviest
 class first, each to the lightest worker) is given a time for every
 test: the seconds stestr recorded for it in this workspace's earlier
-runs, or, for a test never run there, what it declares: SLOW_SECONDS
-with Tempest's ``slow`` attribute (it boots servers or clusters, or
-drives a client CLI), one second without. Recorded times come first
-because the clustering tests take longer than their tags say: for every
-seed on two workers, the estimate alone deals 70 s and 98 s of tests,
-recorded times 84.6 s and 84.0 s.
+runs; for a test never run there, its seconds in REFERENCE_SECONDS (a
+clean run of every seed on the embedded cloud, by idempotent id, written
+by `python -m conformance_tests.tools.reference_seconds`); for a test
+in neither, what it declares: SLOW_SECONDS with Tempest's ``slow``
+attribute (it boots servers or clusters, or drives a client CLI), one
+second without. Measured times come first because the clustering tests
+take longer than their tags say: in a clean run of every seed in a new
+workspace the estimate alone dealt one worker 67 s of tests and the
+other 103 s, which then ran its 36 s class of server spreading alone.
 
 The @serial classes get a worker of their own. Tempest keeps each of
 them alone with its reader-writer lock: that worker waits, without
@@ -24,6 +27,7 @@ runs its classes then. A class is always on one worker, as stestr's
 group_regex keeps it: its class-level set-up runs once.
 """
 
+import json
 import os
 import re
 
@@ -38,6 +42,8 @@ from conformance_tests.report import results
 # other test 0.2 to 2 s.
 SLOW_SECONDS = 7
 WORKER_FILE = 'workers.yaml'
+REFERENCE_SECONDS = os.path.join(os.path.dirname(__file__),
+                                 'reference_seconds.json')
 
 
 def class_of(test_name):
@@ -57,6 +63,30 @@ def recorded_times(workspace, test_names):
         return repo.get_test_times(test_names)['known']
     except (abstract.RepositoryNotFound, OSError):  # stestr's dbm.dumb
         return {}
+
+
+def reference_times(test_names, path=REFERENCE_SECONDS):
+    """{test: seconds} of these tests in the reference run; a test whose
+    idempotent id it lacks (new since) is left to its estimate."""
+    try:
+        with open(path) as f:
+            by_id = json.load(f)['seconds']
+    except (OSError, ValueError, KeyError):
+        return {}
+    found = {}
+    for name in test_names:
+        seconds = by_id.get(results.idempotent_id(name))
+        if seconds is not None:
+            found[name] = seconds
+    return found
+
+
+def known_times(workspace, test_names):
+    """Each test's seconds as recorded in the workspace, else as in the
+    reference run (tests in neither are left to their estimate)."""
+    known = reference_times(test_names)
+    known.update(recorded_times(workspace, test_names))
+    return known
 
 
 class _KnownTimes(object):

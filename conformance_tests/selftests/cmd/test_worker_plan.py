@@ -1,5 +1,6 @@
 """cmd/worker_plan.py: the classes dealt to Tempest's workers."""
 
+import json
 import os
 import re
 
@@ -51,6 +52,48 @@ class PlanTest(testtools.TestCase):
         workspace = self.useFixture(fixtures.TempDir()).path
         self.assertEqual({}, worker_plan.recorded_times(
             workspace, tests('A', 1)))
+
+    def test_reference_seconds_weigh_tests_by_idempotent_id(self):
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'reference.json')
+        with open(path, 'w') as f:
+            json.dump({'seconds': {ID[3:]: 12.5}}, f)
+        names = ['pkg.mod.A.test_1[%s,slow]' % ID,
+                 'pkg.mod.A.test_2[id-00000000-0000-4000-8000-000000000000]']
+        self.assertEqual({names[0]: 12.5},
+                         worker_plan.reference_times(names, path))
+        self.assertEqual({}, worker_plan.reference_times(
+            names, path + '.missing'))
+
+    def test_recorded_seconds_outweigh_the_reference(self):
+        workspace = self.useFixture(fixtures.TempDir()).path
+        name = 'conformance_tests.x.A.test_1[%s]' % ID
+        self.useFixture(fixtures.MockPatchObject(
+            worker_plan, 'recorded_times', return_value={name: 1.0}))
+        self.useFixture(fixtures.MockPatchObject(
+            worker_plan, 'reference_times', return_value={name: 9.0}))
+        self.assertEqual({name: 1.0},
+                         worker_plan.known_times(workspace, [name]))
+
+    def test_the_shipped_reference_names_only_tests_of_the_suite(self):
+        # A stale id would weigh nothing; one the suite lacks is a typo.
+        with open(worker_plan.REFERENCE_SECONDS) as f:
+            ids = set(json.load(f)['seconds'])
+        # Test ids are declared in the test modules (idempotent_id) and,
+        # for gabbi tests, in the YAML files.
+        here = os.path.dirname(worker_plan.__file__)
+        source = []
+        for tree in ('api', 'scenario', os.path.join('..', 'gabbits')):
+            for root, _, files in os.walk(os.path.join(here, '..', tree)):
+                for name in files:
+                    if name.endswith(('.py', '.yaml')):
+                        with open(os.path.join(root, name)) as f:
+                            source.append(f.read())
+        declared = set(re.findall(r'[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-'
+                                  r'[0-9a-f]{4}-[0-9a-f]{12}',
+                                  '\n'.join(source)))
+        self.assertGreater(len(ids), 50)
+        self.assertEqual(set(), ids - declared)
 
     def test_the_plan_does_not_depend_on_the_listing_order(self):
         names = tests('A', 2) + tests('B', 2) + tests('C', 1, slow=True)
