@@ -10,38 +10,82 @@ costs here up to 50 ms a hop: measured by `conformance bench`, a large
 part of the floor of a boot on the embedded cloud. The pause is a
 constant in the driver, not an option, so no config can tighten it.
 
-This swaps the driver's sleep for a wait that ends as soon as any
-message is delivered (or after the same 50 ms, so a listener never
-waits longer than before). A generation counter, read before the
-listener looks at its queues, makes a message delivered between its
-look and its wait end the wait at once. Like nova_harness_lock, this is
-a fix of the test transport, never of the services' logic: which
-messages go where, and in what order, is unchanged.
+This swaps the driver's sleep for a wait that ends as soon as a message
+lands in a queue the sleeping listener looked at (or after the same
+50 ms, so a listener never waits longer than before). Each queue has a
+generation counter, read when the listener looks at the queue, so a
+message delivered between its look and its wait ends the wait at once.
+Only the listeners of that queue wake: every compute listens on a
+server queue of its own, and waking them all for every message made a
+boot cost O(hosts) wake-ups, most of the nova process's time at H=64
+(`conformance bench`, py-spy). Like nova_harness_lock, this is a fix of
+the test transport, never of the services' logic: which messages go
+where, and in what order, is unchanged.
 """
 
 import threading
 import time
 import types
 
-_arrived = threading.Condition()
-_generation = [0]
-_looked = threading.local()
+_lock = threading.Lock()
+# (exchange, topic) -> {server: deliveries so far}, server None for the
+# topic's queue; queue key (exchange, topic, server) -> events of the
+# listeners sleeping on it.
+_generation = {}
+_sleeping = {}
+_thread = threading.local()
 
 
-def _note_generation():
-    if getattr(_looked, 'generation', None) is None:
-        _looked.generation = _generation[0]
+def _looked_at(key):
+    """A listener thread looked at a queue: remember its generation (the
+    first look since its last sleep counts)."""
+    seen = getattr(_thread, 'seen', None)
+    if seen is None:
+        seen = _thread.seen = {}
+    if key not in seen:
+        with _lock:
+            seen[key] = _generation.setdefault(key[:2], {}).setdefault(
+                key[2], 0)
 
 
 def _sleep(pause):
-    """Sleep up to ``pause`` s, or until a message arrives after this
-    thread last looked at its queues."""
-    seen = getattr(_looked, 'generation', None)
-    _looked.generation = None
-    if seen is None:
-        seen = _generation[0]
-    with _arrived:
-        _arrived.wait_for(lambda: _generation[0] != seen, timeout=pause)
+    """Sleep up to ``pause`` s, or until a message lands in a queue this
+    thread looked at since it last slept."""
+    seen = getattr(_thread, 'seen', None) or {}
+    _thread.seen = {}
+    event = getattr(_thread, 'event', None)
+    if event is None:
+        event = _thread.event = threading.Event()
+    event.clear()
+    with _lock:
+        if any(_generation[k[:2]][k[2]] != g for k, g in seen.items()):
+            return
+        for key in seen:
+            _sleeping.setdefault(key, set()).add(event)
+    try:
+        event.wait(pause)
+    finally:
+        with _lock:
+            for key in seen:
+                _sleeping.get(key, set()).discard(event)
+
+
+def _delivered(exchange, topic, server, fanout):
+    """Bump the queues a delivery went to and wake their sleepers: a
+    server's queue, every server queue of the topic (fanout), or the
+    topic's queue."""
+    with _lock:
+        queues = _generation.get((exchange, topic))
+        if not queues:
+            return  # no listener has looked at this topic yet
+        if fanout:
+            hit = [s for s in queues if s is not None]
+        else:
+            hit = [server] if server in queues else []
+        for each in hit:
+            queues[each] += 1
+            for event in _sleeping.get((exchange, topic, each), ()):
+                event.set()
 
 
 def install():
@@ -52,14 +96,14 @@ def install():
         return
     deliver, poll = exchange.deliver_message, exchange.poll
 
-    def deliver_message(self, *args, **kwargs):
-        deliver(self, *args, **kwargs)
-        with _arrived:
-            _generation[0] += 1
-            _arrived.notify_all()
+    def deliver_message(self, topic, ctxt, message, server=None,
+                        fanout=False, reply_q=None):
+        deliver(self, topic, ctxt, message, server=server, fanout=fanout,
+                reply_q=reply_q)
+        _delivered(self, topic, server, fanout)
 
     def poll_queue(self, target, pool):
-        _note_generation()
+        _looked_at((self, target.topic, target.server or None))
         return poll(self, target, pool)
 
     exchange.deliver_message = deliver_message

@@ -1,6 +1,7 @@
 """cloud/transport_wakeup.py on oslo.messaging's real fake driver."""
 
 import threading
+import time
 
 import testtools
 
@@ -31,22 +32,57 @@ class WakeupTest(testtools.TestCase):
                for _ in range(3)]
         self.assertEqual([0, 1, 2], got)
 
-    def test_a_delivery_ends_the_listeners_wait(self):
-        self.assertIsNone(self.exchange.poll(self.target, None)[1])
-        done = threading.Event()
+    def _sleeping_listener(self, target):
+        """A thread that, as the driver's listener does, looks at its
+        queue (empty) and sleeps far beyond the test's patience: only a
+        delivery can end its wait before join() gives up."""
+        looked, done = threading.Event(), threading.Event()
 
-        def listener_sleeps():
-            # A pause far beyond the test's patience: only a delivery
-            # can end it before join() gives up.
+        def listener():
+            self.assertIsNone(self.exchange.poll(target, None)[1])
+            looked.set()
             self.impl_fake.time.sleep(600)
             done.set()
 
-        thread = threading.Thread(target=listener_sleeps, daemon=True)
+        thread = threading.Thread(target=listener, daemon=True)
         thread.start()
+        looked.wait(60)
+        return thread, done
+
+    def test_a_delivery_ends_the_listeners_wait(self):
+        thread, done = self._sleeping_listener(self.target)
         self.exchange.deliver_message('t', {}, {'n': 1}, server='s')
         thread.join(60)
         self.assertTrue(done.is_set(), 'the delivery did not wake the '
                         'sleeping listener')
+
+    def test_a_delivery_to_another_server_leaves_the_listener_asleep(self):
+        # Every compute listens on a queue of its own: a message for one
+        # wakes that one only.
+        from oslo_messaging import target
+        other = target.Target(topic='t', server='other')
+        self.exchange.ensure_queue(other, None)
+        thread, done = self._sleeping_listener(self.target)
+        self.exchange.deliver_message('t', {}, {'n': 1}, server='other')
+        thread.join(0.3)
+        self.assertFalse(done.is_set(), 'a message for another server '
+                         'woke the listener')
+        self.exchange.deliver_message('t', {}, {'n': 2}, server='s')
+        thread.join(60)
+        self.assertTrue(done.is_set())
+
+    def test_a_fanout_wakes_every_server_of_the_topic(self):
+        thread, done = self._sleeping_listener(self.target)
+        self.exchange.deliver_message('t', {}, {'n': 1}, fanout=True)
+        thread.join(60)
+        self.assertTrue(done.is_set(), 'the fanout did not wake the '
+                        'listener')
+
+    def test_a_listener_that_looked_at_nothing_sleeps_its_pause(self):
+        # The driver's own behaviour: at most its pause.
+        started = time.monotonic()
+        self.impl_fake.time.sleep(0.05)
+        self.assertGreaterEqual(time.monotonic() - started, 0.04)
 
     def test_a_delivery_before_the_wait_is_not_missed(self):
         # The thread looks at its queue (empty), a message lands, then it
