@@ -85,7 +85,11 @@ class ServiceConfigsTest(testtools.TestCase):
         conf = _read_conf(path)
         self.assertEqual('4', conf['identity']['password_hash_rounds'])
         self.assertEqual('True', conf['cache']['enabled'])
-        self.assertEqual('dogpile.cache.memory', conf['cache']['backend'])
+        # A backend whose entries expire: dogpile's memory backend kept
+        # every token keystone ever validated.
+        self.assertEqual('oslo_cache.dict', conf['cache']['backend'])
+        self.assertEqual('expiration_time:%d' % keystone.CACHE_SECONDS,
+                         conf['cache']['backend_argument'])
         self.assertEqual('fernet', conf['token']['provider'])
 
     def test_keystone_conf_keeps_state_in_workdir(self):
