@@ -1,6 +1,7 @@
 """When each test of a subunit v2 stream ran (the report reads verdicts;
 the bench needs start and stop times)."""
 
+from conformance_tests.cmd import worker_plan
 from conformance_tests.report import results as results_mod
 
 
@@ -44,8 +45,7 @@ def class_spans(times):
     first = min(t['start'] for t in times.values())
     classes = {}
     for name, t in times.items():
-        cls = name.split('[', 1)[0].rsplit('.', 1)[0]
-        classes.setdefault(cls, []).append(t)
+        classes.setdefault(worker_plan.class_of(name), []).append(t)
     spans = []
     for cls, tests in classes.items():
         start = min(t['start'] for t in tests)

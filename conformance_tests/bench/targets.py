@@ -13,24 +13,28 @@ def _get(figures, *path):
     return figures
 
 
-def _scale_at(figures, hosts):
+def _scale_point(figures, hosts):
     for point in figures.get('scale') or []:
         # A scenario that failed filled nothing: its time is no figure.
         if point.get('hosts') == hosts and point.get('status') == 'pass':
-            return point.get('seconds')
+            return point
     return None
+
+
+def _scale_at(figures, hosts):
+    return (_scale_point(figures, hosts) or {}).get('seconds')
 
 
 def _per_boot_ratio(figures, hosts, base):
     """A boot's cost at ``hosts`` over its cost at ``base`` (each point's
-    3*H + 1 boots over its time)."""
-    points = {}
+    time over the boots it made)."""
+    per_boot = []
     for h in (hosts, base):
-        seconds = _scale_at(figures, h)
-        if not seconds:
+        point = _scale_point(figures, h) or {}
+        if not point.get('seconds') or not point.get('boots'):
             return None
-        points[h] = seconds / (3 * h + 1)
-    return round(points[hosts] / points[base], 2)
+        per_boot.append(point['seconds'] / point['boots'])
+    return round(per_boot[0] / per_boot[1], 2)
 
 
 def _cold_ratio(figures):
