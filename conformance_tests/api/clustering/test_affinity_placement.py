@@ -60,6 +60,21 @@ def placement_of(action):
 @decorators.serial
 class AffinityPlacementTest(base.AffinityPolicyTest):
 
+    def attached_cluster(self, rule, group_policy='soft-anti-affinity',
+                         client=None, **properties):
+        """An empty cluster with an affinity policy attached (a group of
+        the test's name, ``group_policy`` or senlin's default if None, and
+        ``properties``); the attach must succeed by ``rule``. Returns the
+        cluster and its group's id."""
+        servergroup = {'name': self.name('group')}
+        if group_policy:
+            servergroup['policies'] = group_policy
+        cluster = self.cluster(self.profile(client=client), client=client)
+        policy = self.policy(base.affinity_spec(
+            servergroup=servergroup, **properties), client=client)
+        data = self.attach(cluster, policy, rule, client=client)
+        return cluster, data.get('servergroup_id')
+
     def assert_placement(self, action, count, group_id, zone=None,
                          rule=RULE_PLACEMENT):
         entry = {'servergroup': group_id}
@@ -72,11 +87,7 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
     @decorators.idempotent_id('5384a3bb-c538-4f3f-b44f-49a110bf701f')
     @decorators.attr(type=['slow'])
     def test_placement_data(self):
-        cluster = self.cluster(self.profile())
-        policy = self.policy(base.affinity_spec(servergroup={
-            'name': self.name('group'), 'policies': 'soft-anti-affinity'}))
-        group_id = self.attach(cluster, policy,
-                               RULE_PLACEMENT)['servergroup_id']
+        cluster, group_id = self.attached_cluster(RULE_PLACEMENT)
 
         scale = self.act(self.clustering.scale_out(cluster['id'], 2),
                          'CLUSTER_SCALE_OUT')
@@ -107,11 +118,7 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         # from other policies": a scaling policy (priority 100, checked
         # before the affinity policy's 300) decides a scale-out without a
         # count of its own.
-        cluster = self.cluster(self.profile())
-        policy = self.policy(base.affinity_spec(servergroup={
-            'name': self.name('group'), 'policies': 'soft-anti-affinity'}))
-        group_id = self.attach(cluster, policy,
-                               RULE_OTHER_POLICY)['servergroup_id']
+        cluster, group_id = self.attached_cluster(RULE_OTHER_POLICY)
         scaling = self.policy({
             'type': SCALING_TYPE, 'version': '1.0', 'properties': {
                 'event': 'CLUSTER_SCALE_OUT',
@@ -143,12 +150,9 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
     def test_anti_affinity_members_in_zone(self):
         zone = CONF.conformance.anti_affinity_zone
         hosts = self.zone_hosts(zone)
-        cluster = self.cluster(self.profile())
-        policy = self.policy(base.affinity_spec(
-            servergroup={'name': self.name('group')},
-            availability_zone=zone))
-        group_id = self.attach(cluster, policy,
-                               RULE_MEMBERS)['servergroup_id']
+        # senlin's default group policy: anti-affinity
+        cluster, group_id = self.attached_cluster(
+            RULE_MEMBERS, group_policy=None, availability_zone=zone)
 
         # One node at a time: nova settles concurrent anti-affinity boots
         # by rescheduling within a cell, which is nova's business, not
@@ -246,12 +250,8 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         # The control: the same admin-owned cluster and policy without
         # the extension scale out, so what fails below is the extension.
         for drs_on in (False, True):
-            cluster = self.cluster(self.profile(client=admin), client=admin)
-            policy = self.policy(base.affinity_spec(
-                servergroup={'name': self.name('group'),
-                             'policies': 'soft-anti-affinity'},
-                enable_drs_extension=drs_on), client=admin)
-            self.attach(cluster, policy, RULE_NO_DRS, client=admin)
+            cluster, _ = self.attached_cluster(
+                RULE_NO_DRS, client=admin, enable_drs_extension=drs_on)
             scale = self.act(admin.scale_out(cluster['id'], 1),
                              'CLUSTER_SCALE_OUT', admin)
             seen = ('CLUSTER_SCALE_OUT %s, status_reason: %s; data %s '
@@ -275,15 +275,11 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         "<zone or nova>:<DRS host>" and their servers land there."""
         admin = self.admin_clustering
         hypervisor = CONF.conformance.senlin_drs_hypervisor
-        properties = {'servergroup': {'name': self.name('group'),
-                                      'policies': 'soft-anti-affinity'},
-                      'enable_drs_extension': True}
+        properties = {'enable_drs_extension': True}
         if zone:
             properties['availability_zone'] = zone
-        cluster = self.cluster(self.profile(client=admin), client=admin)
-        policy = self.policy(base.affinity_spec(**properties), client=admin)
-        group_id = self.attach(cluster, policy, RULE_DRS,
-                               client=admin)['servergroup_id']
+        cluster, group_id = self.attached_cluster(RULE_DRS, client=admin,
+                                                  **properties)
         host = self.drs_host(hypervisor)
         scale = self.act(admin.scale_out(cluster['id'], 2),
                          'CLUSTER_SCALE_OUT', admin)
