@@ -21,10 +21,13 @@ package itself, without its dependencies. Senlin is in no series from
 
 A marker file written last records what was installed; a virtualenv
 without it (a build that died) or with another one (a constraints file
-changed) is removed and built again. A lock file keeps a second build of
-the same series waiting for the first. A pip failure is one line naming
-the package pip could not install; pip's whole output is kept in
-``<cache>/venvs/<series>.log``.
+changed) is removed and built again. One that differs only in the
+checkout this package is installed from (a new clone: it is installed
+editable) gets this package alone installed again, as a build's last
+step does, in seconds instead of the minute a build takes. A lock file
+keeps a second build of the same series waiting for the first. A pip
+failure is one line naming the package pip could not install; pip's
+whole output is kept in ``<cache>/venvs/<series>.log``.
 """
 
 import contextlib
@@ -202,10 +205,34 @@ def ensure_venv(series, say):
     os.makedirs(os.path.dirname(venv), exist_ok=True)
     with _lock(venv + '.lock', series, say):
         # Another build may have finished while this one waited.
-        if read_marker(venv) == want:
+        have = read_marker(venv)
+        if have == want:
             return venv
-        _build(series, venv, want, say)
+        if _differs_only_in_own(have, want):
+            _reinstall_own(series, venv, want, say)
+        else:
+            _build(series, venv, want, say)
     return venv
+
+
+def _differs_only_in_own(have, want):
+    if not have:
+        return False
+    return ({k: v for k, v in have.items() if k != 'own'}
+            == {k: v for k, v in want.items() if k != 'own'})
+
+
+def _reinstall_own(series, venv, want, say):
+    """This package from another checkout into a complete virtualenv:
+    the build's last step alone. The marker goes first, so a step that
+    dies leaves a virtualenv the next use builds again."""
+    os.remove(os.path.join(venv, MARKER))
+    say('%s virtualenv: installing this package from %s' % (
+        series, ' '.join(want['own'])))
+    with open(venv + '.log', 'a') as out:
+        _step(out, _build_env(), series, 'pip install',
+              _pip(venv) + ['--no-deps'] + want['own'])
+    _write_marker(venv, want)
 
 
 @contextlib.contextmanager
@@ -230,9 +257,8 @@ def _build(series, venv, want, say):
         shutil.rmtree(venv)
     say('building the %s virtualenv in %s (minutes; log: %s)' % (
         series, venv, log))
-    env = {k: v for k, v in os.environ.items() if k not in _DROPPED_ENV}
-    python = bin_path(venv, 'python')
-    pip = [python, '-m', 'pip', 'install', '--no-input']
+    env = _build_env()
+    pip = _pip(venv)
     with open(log, 'w') as out:
         _step(out, env, series, 'python -m venv',
               [sys.executable, '-m', 'venv', venv])
@@ -244,6 +270,14 @@ def _build(series, venv, want, say):
               pip + ['--no-deps'] + want['own'])
     _write_marker(venv, want)
     say('%s virtualenv ready' % series)
+
+
+def _build_env():
+    return {k: v for k, v in os.environ.items() if k not in _DROPPED_ENV}
+
+
+def _pip(venv):
+    return [bin_path(venv, 'python'), '-m', 'pip', 'install', '--no-input']
 
 
 def _step(out, env, series, what, argv):

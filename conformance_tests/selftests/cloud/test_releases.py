@@ -164,6 +164,38 @@ class EnsureVenvTest(testtools.TestCase):
             releases._digest(changed),
             releases.read_marker(self.venv)['constraints'])
 
+    def test_another_checkout_reinstalls_only_this_package(self):
+        self.ensure()
+        keep = os.path.join(self.venv, 'lib', 'installed-before')
+        os.makedirs(os.path.dirname(keep))
+        open(keep, 'w').close()
+        other = ['-e', '/elsewhere/clone']
+        self.useFixture(fixtures.MockPatchObject(
+            releases, 'own_install_args', return_value=other))
+        self.run_mock.reset_mock()
+        self.assertEqual(self.venv, self.ensure())
+        argvs = [c[0][0] for c in self.run_mock.call_args_list]
+        self.assertEqual(1, len(argvs), argvs)
+        self.assertEqual(['--no-deps'] + other, argvs[0][-3:])
+        self.assertTrue(os.path.exists(keep), 'the virtualenv was rebuilt')
+        self.assertEqual(other, releases.read_marker(self.venv)['own'])
+        self.assertEqual(releases.expected_marker('2024.1'),
+                         releases.read_marker(self.venv))
+
+    def test_failed_reinstall_leaves_a_venv_to_rebuild(self):
+        self.ensure()
+        self.useFixture(fixtures.MockPatchObject(
+            releases, 'own_install_args',
+            return_value=['-e', '/elsewhere/clone']))
+        self.run_mock.side_effect = lambda argv, stdout=None, **kw: (
+            subprocess.CompletedProcess(argv, 1))
+        self.assertRaises(releases.ReleaseError, self.ensure)
+        self.assertIsNone(releases.read_marker(self.venv))
+        self.run_mock.side_effect = _ok
+        self.run_mock.reset_mock()
+        self.ensure()
+        self.assertEqual(3, self.run_mock.call_count)
+
     def test_pip_failure_is_one_line_naming_the_package(self):
         def fail(argv, stdout=None, **kwargs):
             if 'pip' in argv:
