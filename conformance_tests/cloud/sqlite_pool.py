@@ -13,6 +13,14 @@ file SQLite, a QueuePool (without a size limit, so a burst of threads
 never waits for a connection), and no ping before each use: a file does
 not drop a connection as a server can.
 
+An in-memory database (senlin's; nova's API and cell databases before
+nova 32) lives as long as its one connection, which oslo.db keeps in a
+StaticPool. oslo.db also asks every pool to recycle its connections
+after an hour (``[database] connection_recycle_time``, 3600 s), which
+there swaps the database for an empty one: seen in the bench's soak,
+where senlin answered "no such table" one hour after the cloud started.
+Such a pool never recycles.
+
 Like nova/transport_wakeup.py, a fix of the test plumbing, never of the
 services' logic: every query, transaction and lock is unchanged. The
 one state oslo.db keeps per connection, its "a BEGIN was sent" marker,
@@ -47,6 +55,8 @@ def install():
             engine_args['max_overflow'] = -1
             engine_args['pool_pre_ping'] = False
             engine_args['connect_args']['check_same_thread'] = False
+        elif engine_args.get('poolclass') is pool.StaticPool:
+            engine_args['pool_recycle'] = -1
 
     init_connection_args._conformance_pooled = True
     engines._init_connection_args = init_connection_args

@@ -3,6 +3,7 @@ connection is kept between transactions, and oslo.db's own handling of
 transactions (its BEGIN marker) still holds on the reused connection."""
 
 import os
+import time
 
 import fixtures
 import sqlalchemy
@@ -41,6 +42,20 @@ class SqlitePoolTest(testtools.TestCase):
         engine = engines.create_engine('sqlite://')
         self.addCleanup(engine.dispose)
         self.assertIsInstance(engine.pool, pool.StaticPool)
+
+    def test_a_memory_database_outlives_oslo_db_s_hourly_recycle(self):
+        engine = engines.create_engine('sqlite://')
+        self.addCleanup(engine.dispose)
+        with engine.begin() as conn:
+            conn.execute(sqlalchemy.text('CREATE TABLE t (x INTEGER)'))
+        # Two hours on: a recycled connection would be a new, empty
+        # database.
+        later = time.time() + 2 * 3600
+        self.useFixture(fixtures.MockPatch(
+            'sqlalchemy.pool.base.time.time', return_value=later))
+        with engine.connect() as conn:
+            self.assertEqual([], list(conn.execute(
+                sqlalchemy.text('SELECT x FROM t'))))
 
     def test_a_reused_connection_still_gets_its_begin(self):
         with self.engine.begin() as conn:
