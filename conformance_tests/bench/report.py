@@ -93,8 +93,23 @@ def markdown(fig):
               'check, the legacy-quota run, the mutant run below, the '
               'cleanup proof).', '']
     cold = fig.get('cold_start') or {}
-    lines += ['## Cold start', '', _load(cold), '',
-              '| service | ready after (s) |', '|---|---|']
+    lines += ['## Cold start', '']
+    lines += _cold_lines(fig, cold)
+    boots = fig.get('boots') or {}
+    lines += ['', '## Server boot latency', '']
+    lines += _boot_lines(boots) if boots else [NOT_MEASURED % 'cloud', '']
+    lines += _lease_lines(fig.get('leases') or {})
+    return '\n'.join(lines + _rest_lines(fig)) + '\n'
+
+
+NOT_MEASURED = 'Not measured: the `%s` step was left out (`--steps`).'
+
+
+def _cold_lines(fig, cold):
+    if not cold:
+        # The mutant clouds' starts below still bound the rest.
+        return [NOT_MEASURED % 'cloud', ''] + _warm_lines(fig)
+    lines = [_load(cold), '', '| service | ready after (s) |', '|---|---|']
     for name, sec in sorted((cold.get('services_s') or {}).items(),
                             key=lambda kv: kv[1]):
         lines.append('| %s | %s |' % (name, sec))
@@ -121,6 +136,15 @@ def markdown(fig):
                       round(sum(known) / cores, 1) if known else None,
                       cold_start.floor_bound(floor, cores),
                       cold.get('total_s')), '']
+    lines += _warm_lines(fig)
+    for extra in cold.get('other_layouts', []):
+        lines.append('- with %d zone hosts: cloud ready in %s s' % (
+            extra['hosts'], extra['total_s']))
+    return lines
+
+
+def _warm_lines(fig):
+    lines = []
     warm = _warm_starts((fig.get('mutants') or {}).get('mutants') or [])
     if warm:
         lines += ['What is not importing: each mutant cloud below forks '
@@ -133,22 +157,22 @@ def markdown(fig):
                   'launcher registers the catalog, nova starts its '
                   'services and computes, then blazar enrols its freepool '
                   'hosts.' % warm, '']
-    for extra in cold.get('other_layouts', []):
-        lines.append('- with %d zone hosts: cloud ready in %s s' % (
-            extra['hosts'], extra['total_s']))
-    boots = fig.get('boots') or {}
-    lines += ['', '## Server boot latency', '', _load(boots), '',
-              'POST /servers until a poll sees ACTIVE or ERROR. Suite '
-              'waiter: [conformance] poll_interval = %s s with x1.5 back-off '
-              'up to build_interval = %s s. Tight loop: shows the server '
-              'every %s s, nothing else. Its polls are requests to the nova '
-              'process that boots the server, so on a quick cloud they slow '
-              'the boot they time: no floor, a bound on what polling costs.'
-              % (
-                  boots.get('poll_interval'), boots.get('build_interval'),
-                  boots.get('tight_poll')), '',
-              '| boot | measured by | n | p50 (s) | p95 (s) | min | max |',
-              '|---|---|---|---|---|---|---|']
+    return lines
+
+
+def _boot_lines(boots):
+    lines = [_load(boots), '',
+             'POST /servers until a poll sees ACTIVE or ERROR. Suite '
+             'waiter: [conformance] poll_interval = %s s with x1.5 back-off '
+             'up to build_interval = %s s. Tight loop: shows the server '
+             'every %s s, nothing else. Its polls are requests to the nova '
+             'process that boots the server, so on a quick cloud they slow '
+             'the boot they time: no floor, a bound on what polling costs.'
+             % (
+                 boots.get('poll_interval'), boots.get('build_interval'),
+                 boots.get('tight_poll')), '',
+             '| boot | measured by | n | p50 (s) | p95 (s) | min | max |',
+             '|---|---|---|---|---|---|---|']
     for key in ('active_waiter', 'active_tight', 'error_waiter',
                 'error_tight'):
         s = boots.get(key) or {}
@@ -157,10 +181,14 @@ def markdown(fig):
             kind.upper(), 'suite waiter' if how == 'waiter' else '20 ms loop',
             s.get('n'), s.get('p50'), s.get('p95'), s.get('min'),
             s.get('max')))
-    lines += ['', 'The ERROR boot is refused by the scheduler: hints ask for '
-              'the same host as, and a different host from, one anchor '
-              'server.', '']
-    lines += _lease_lines(fig.get('leases') or {})
+    return lines + [
+        '', 'The ERROR boot is refused by the scheduler: hints ask for '
+        'the same host as, and a different host from, one anchor server.',
+        '']
+
+
+def _rest_lines(fig):
+    lines = []
     runs = fig.get('suite_runs') or {}
     lines += ['## Clean run (`conformance run`)', '',
               '| seed | wall (s), cloud start included | tests | tests\' span '
@@ -240,7 +268,7 @@ def markdown(fig):
     if fig.get('notes'):
         lines += ['', '## Notes', '']
         lines += ['- %s' % n for n in fig['notes']]
-    return '\n'.join(lines) + '\n'
+    return lines
 
 
 def _soak_lines(soak):

@@ -208,6 +208,9 @@ class ReportTest(testtools.TestCase):
                         '## Scale', '## Steps that failed', 'bench.png',
                         '## Lease start', '## Soak'):
             self.assertIn(heading, text)
+        # A step left out says so, not a table of None.
+        self.assertEqual(2, text.count(report.NOT_MEASURED % 'cloud'))
+        self.assertNotIn('cloud ready** | **None', text)
         with open(json_path) as f:
             self.assertEqual(len(targets.TARGETS),
                              len(json.load(f)['targets']))
