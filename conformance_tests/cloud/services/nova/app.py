@@ -18,13 +18,11 @@ other services' hooks included; this module only applies it.
 import functools
 import importlib
 import json
-import logging
 import os
 import sys
 
 from conformance_tests.cloud.services.nova import layout
 from conformance_tests.cloud.services.nova import fake_compute
-from conformance_tests.cloud import runtime
 from conformance_tests.cloud import schema_cache
 from conformance_tests.cloud.services.nova import transport_wakeup
 
@@ -132,27 +130,6 @@ def _untargeted_access_without_cell_lock(harness):
         'nova.db.main.api.get_context_manager', get_context_manager))
 
 
-def _log_to_file(path):
-    """Send nova's log lines to the process's log file, at INFO.
-
-    The harness's StandardLogging swaps the root logger's handlers for a
-    FakeLogger, which keeps every INFO line in memory for a test to read,
-    and a NullHandler that formats every DEBUG record and drops it. For a
-    unit test that lasts seconds that is cheap; a cloud lives for hours:
-    measured over a 20-run soak, nova grew about 2 MiB a suite run, and
-    its log was nowhere on disk. The lines go where every other service's
-    go, and DEBUG records are no longer made. Like transport_wakeup, this
-    changes the harness, never what nova does.
-    """
-    root = logging.getLogger()
-    for handler in list(root.handlers):
-        root.removeHandler(handler)
-    handler = logging.FileHandler(path)
-    handler.setFormatter(logging.Formatter(runtime.LOG_FORMAT))
-    root.addHandler(handler)
-    root.setLevel(logging.INFO)
-
-
 class NovaCloud(object):
     def __init__(self, proc, config, service_name):
         self.proc = proc
@@ -174,7 +151,6 @@ class NovaCloud(object):
         self.harness.setUp()
         if not from_cache:
             schema_cache.save(schemas)
-        _log_to_file(self.proc.spec['log_file'])
         h = self.harness
         _untargeted_access_without_cell_lock(h)
         transport_wakeup.install()
