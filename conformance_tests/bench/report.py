@@ -97,9 +97,9 @@ def markdown(fig):
     lines += _cold_lines(fig, cold)
     boots = fig.get('boots') or {}
     lines += ['', '## Server boot latency', '']
-    lines += _boot_lines(boots) if boots else [NOT_MEASURED % 'cloud', '']
+    lines += _boot_lines(boots)
     lines += _lease_lines(fig.get('leases') or {})
-    return '\n'.join(lines + _rest_lines(fig)) + '\n'
+    return '\n'.join(lines + _later_sections(fig)) + '\n'
 
 
 NOT_MEASURED = 'Not measured: the `%s` step was left out (`--steps`).'
@@ -161,6 +161,8 @@ def _warm_lines(fig):
 
 
 def _boot_lines(boots):
+    if not boots:
+        return [NOT_MEASURED % 'cloud', '']
     lines = [_load(boots), '',
              'POST /servers until a poll sees ACTIVE or ERROR. Suite '
              'waiter: [conformance] poll_interval = %s s with x1.5 back-off '
@@ -187,7 +189,7 @@ def _boot_lines(boots):
         '']
 
 
-def _rest_lines(fig):
+def _later_sections(fig):
     lines = []
     runs = fig.get('suite_runs') or {}
     lines += ['## Clean run (`conformance run`)', '',
