@@ -14,6 +14,9 @@ import time
 from conformance_tests.cloud import secrets as cloud_secrets
 
 CATALOG_READY = 'catalog-ready'
+# Every service process's log lines (serve.py; nova's app.py after its
+# harness has taken the root logger).
+LOG_FORMAT = '%(asctime)s %(process)d %(levelname)s %(name)s %(message)s'
 
 
 def mark_catalog_ready(service_dir):

@@ -86,7 +86,7 @@ def run(spec_file):
         spec = json.load(f)
     logging.basicConfig(
         filename=spec['log_file'], level=logging.INFO,
-        format='%(asctime)s %(process)d %(levelname)s %(name)s %(message)s')
+        format=runtime.LOG_FORMAT)
     logging.getLogger(__name__).info('starting %s', spec['process'])
     try:
         serve_process(runtime.ProcessContext(spec), services.all())

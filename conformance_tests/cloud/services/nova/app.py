@@ -18,11 +18,14 @@ other services' hooks included; this module only applies it.
 import functools
 import importlib
 import json
+import logging
 import os
 import sys
+import time
 
 from conformance_tests.cloud.services.nova import layout
 from conformance_tests.cloud.services.nova import fake_compute
+from conformance_tests.cloud import runtime
 from conformance_tests.cloud import schema_cache
 from conformance_tests.cloud.services.nova import transport_wakeup
 
@@ -130,6 +133,61 @@ def _untargeted_access_without_cell_lock(harness):
         'nova.db.main.api.get_context_manager', get_context_manager))
 
 
+class _FileHandlerFlushingEachSecond(logging.FileHandler):
+    """A log file written in large pieces, at most once a second.
+
+    logging.FileHandler flushes every record. nova runs on native threads,
+    and each flush is a write(2) that lets go of the GIL; the thread that
+    logged then waits for it behind the busy ones (up to Python's switch
+    interval, 5 ms), about 45 times a boot. Measured on the bench's boot
+    step (load 0.9-1.4): p50 0.787 s with a flush per record, 0.475 s with
+    this handler, 0.487 s with the lines kept in memory. What is buffered
+    is written by close() (the harness's cleanup, the process's exit), so
+    nothing is lost on a clean stop.
+    """
+
+    BUFFER_BYTES = 256 * 1024
+    FLUSH_AFTER_S = 1.0
+
+    def __init__(self, path):
+        self._flushed_at = time.monotonic()
+        super().__init__(path)
+
+    def _open(self):
+        return open(self.baseFilename, self.mode, encoding=self.encoding,
+                    errors=self.errors, buffering=self.BUFFER_BYTES)
+
+    def flush(self):
+        now = time.monotonic()
+        if now - self._flushed_at >= self.FLUSH_AFTER_S:
+            self._flushed_at = now
+            super().flush()
+
+    def close(self):
+        self._flushed_at = float('-inf')
+        super().close()
+
+
+def _log_to_file(path):
+    """Send nova's log lines to the process's log file, at INFO.
+
+    The harness's StandardLogging swaps the root logger's handlers for a
+    FakeLogger, which keeps every INFO line in memory for a test to read,
+    and a NullHandler that formats every DEBUG record and drops it. For a
+    unit test that lasts seconds that is cheap; a cloud lives for hours,
+    and its log was nowhere on disk. The lines go where every other
+    service's go, and DEBUG records are no longer made. Like
+    transport_wakeup, this changes the harness, never what nova does.
+    """
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    handler = _FileHandlerFlushingEachSecond(path)
+    handler.setFormatter(logging.Formatter(runtime.LOG_FORMAT))
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+
+
 class NovaCloud(object):
     def __init__(self, proc, config, service_name):
         self.proc = proc
@@ -151,6 +209,7 @@ class NovaCloud(object):
         self.harness.setUp()
         if not from_cache:
             schema_cache.save(schemas)
+        _log_to_file(self.proc.spec['log_file'])
         h = self.harness
         _untargeted_access_without_cell_lock(h)
         transport_wakeup.install()
