@@ -105,3 +105,64 @@ class WakeupTest(testtools.TestCase):
         thread.join(60)
         self.assertIsNone(result['first'])
         self.assertTrue(result.get('woke'))
+
+
+class ListenerTest(testtools.TestCase):
+    """The driver's own listener, as an RPC server polls it: with no
+    deadline. IDLE_WAIT is made longer than any test waits, so that only
+    a delivery or a stop can end a sleep the test sees ended."""
+
+    def setUp(self):
+        super().setUp()
+        transport_wakeup.install()
+        self.patch(transport_wakeup, 'IDLE_WAIT', 600)
+        from oslo_messaging._drivers import impl_fake
+        from oslo_messaging import target
+        self.exchanges = impl_fake.FakeExchangeManager('listener-selftest')
+        self.target = target.Target(topic='t', server='s')
+        self.listener = impl_fake.FakeListener(self.exchanges, [self.target])
+        self.exchange = self.exchanges.get_exchange(None)
+        self.looks = 0
+        poll = self.exchange.poll
+
+        def counted(target, pool):
+            self.looks += 1
+            return poll(target, pool)
+
+        self.exchange.poll = counted
+
+    def _polling(self, **kwargs):
+        """The listener's poll in a thread; {'got': ...} once it returns."""
+        result = {}
+        thread = threading.Thread(
+            target=lambda: result.update(got=self.listener.poll(**kwargs)),
+            daemon=True)
+        thread.start()
+        return thread, result
+
+    def test_an_idle_listener_looks_once_until_a_message_comes(self):
+        # The driver's pause would have it look every 50 ms.
+        thread, result = self._polling()
+        time.sleep(0.5)
+        self.assertEqual(1, self.looks, 'the idle listener looked again '
+                         'before anything was delivered')
+        self.exchange.deliver_message('t', {}, {'n': 1}, server='s')
+        thread.join(60)
+        self.assertEqual({'n': 1}, result['got'][0].message)
+
+    def test_a_stop_ends_the_listeners_sleep(self):
+        thread, result = self._polling()
+        while not self.looks:
+            time.sleep(0.01)
+        self.listener.stop()
+        thread.join(60)
+        self.assertFalse(thread.is_alive(), 'the stopped listener slept on')
+        self.assertEqual([], result['got'])
+
+    def test_a_poll_with_a_deadline_ends_at_it(self):
+        started = time.monotonic()
+        thread, result = self._polling(timeout=0.2)
+        thread.join(60)
+        self.assertFalse(thread.is_alive(), 'the poll overran its deadline')
+        self.assertEqual([], result['got'])
+        self.assertLess(time.monotonic() - started, 30)
