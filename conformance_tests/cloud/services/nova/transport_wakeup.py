@@ -43,9 +43,6 @@ _lock = threading.Lock()
 # listeners sleeping on it.
 _generation = {}
 _sleeping = {}
-# Listener stops so far: a listener that saw fewer when it last checked
-# whether it was stopped does not sleep.
-_stops = 0
 _thread = threading.local()
 
 
@@ -64,7 +61,7 @@ def _looked_at(key):
 def _sleep(pause):
     """Sleep up to ``pause`` s (IDLE_WAIT in a poll with no deadline), or
     until a message lands in a queue this thread looked at since it last
-    slept, or a listener stops."""
+    slept, or its listener is stopped."""
     seen = getattr(_thread, 'seen', None) or {}
     _thread.seen = {}
     event = getattr(_thread, 'event', None)
@@ -74,9 +71,9 @@ def _sleep(pause):
     if getattr(_thread, 'no_deadline', False):
         pause = IDLE_WAIT
     with _lock:
-        if getattr(_thread, 'stops', _stops) != _stops or any(
+        stopped = getattr(_thread, 'stopped', None)
+        if (stopped is not None and stopped.is_set()) or any(
                 _generation[k[:2]][k[2]] != g for k, g in seen.items()):
-            _thread.stops = _stops
             return
         for key in seen:
             _sleeping.setdefault(key, set()).add(event)
@@ -86,17 +83,14 @@ def _sleep(pause):
         with _lock:
             for key in seen:
                 _sleeping.get(key, set()).discard(event)
-            # Read before the driver's loop checks again whether its
-            # listener was stopped.
-            _thread.stops = _stops
 
 
-def _stopped():
+def _wake_everyone():
     """A listener was stopped: wake every sleeper, so that the stopped
-    one sees it now; the others look at their queues and sleep again."""
-    global _stops
+    one sees it now; the others look at their queues and sleep again.
+    Under _lock, so a listener that found itself not stopped is already
+    among the sleepers."""
     with _lock:
-        _stops += 1
         for events in _sleeping.values():
             for event in events:
                 event.set()
@@ -145,8 +139,7 @@ def install():
         # An RPC server's listener polls with no deadline; one that has a
         # deadline keeps the driver's pause, so it never overruns it.
         _thread.no_deadline = timeout is None and batch_timeout is None
-        with _lock:
-            _thread.stops = _stops
+        _thread.stopped = self._stopped
         try:
             return listen(self, timeout=timeout, batch_size=batch_size,
                           batch_timeout=batch_timeout)
@@ -155,7 +148,7 @@ def install():
 
     def stop_listener(self):
         stop(self)
-        _stopped()
+        _wake_everyone()
 
     exchange.deliver_message = deliver_message
     exchange.poll = poll_queue

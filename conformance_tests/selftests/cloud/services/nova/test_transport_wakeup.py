@@ -152,7 +152,8 @@ class ListenerTest(testtools.TestCase):
 
     def test_a_stop_ends_the_listeners_sleep(self):
         thread, result = self._polling()
-        while not self.looks:
+        deadline = time.monotonic() + 60
+        while not self.looks and time.monotonic() < deadline:
             time.sleep(0.01)
         self.listener.stop()
         thread.join(60)
