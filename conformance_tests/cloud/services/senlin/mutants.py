@@ -1,10 +1,11 @@
 """Mutants and spec references of senlin's affinity policy (seed 002).
 
-Each mutant wraps one method of senlin 16's AffinityPolicy in senlin's
-process, at the narrowest point that breaks exactly one rule of the
-spec, and leaves senlin's own code to do the rest. Each reference is the
-smallest patch that makes senlin do what the spec says where senlin 16
-does not. All run before senlin builds anything from these classes.
+Each mutant wraps one method of senlin 16's AffinityPolicy (or of the
+nova client or node it drives) in senlin's process, at the narrowest
+point that breaks exactly one rule of the spec, and leaves senlin's own
+code to do the rest. Each reference is the smallest patch that makes
+senlin do what the spec says where senlin 16 does not. All run before
+senlin builds anything from these classes.
 """
 
 import functools
@@ -414,6 +415,28 @@ def zone_dropped():
             _rewrite_placements(action, lambda p: {
                 k: v for k, v in p.items() if k != 'zone'})
     _after_pre_op(change)
+
+
+@register('extra-node-active', SERVICE,
+          targets=(CAP + 'members-and-zone',),
+          rule='with anti-affinity a node more than there are hosts fails '
+               '(here a node whose server nova refused is recorded ACTIVE)')
+def extra_node_active():
+    from senlin.common import consts
+    from senlin.engine import node
+
+    def make(original):
+        def do_create(self, context):
+            done, reason = original(self, context)
+            if not done and self.status == consts.NS_ERROR:
+                self.set_status(context, consts.NS_ACTIVE,
+                                'Creation succeeded',
+                                physical_id=self.physical_id)
+                return True, None
+            return done, reason
+        return do_create
+    original = node.Node.do_create
+    node.Node.do_create = functools.wraps(original)(make(original))
 
 
 @register('drs-zone-no-az', SERVICE,
