@@ -185,6 +185,11 @@ class _Progress(testtools.StreamResult):
                 results_mod.STATUS[test_status]))
 
 
+# services/reservation/v1/enrolment.py's mixin, by name: this process
+# does not import what the tests import.
+PREEMPTIBLE_HOSTS_MIXIN = 'PreemptibleHostsMixin'
+
+
 def _is_serial_decorator(node):
     # @decorators.serial or @serial (tempest.lib.decorators.serial)
     target = node.func if isinstance(node, ast.Call) else node
@@ -192,26 +197,56 @@ def _is_serial_decorator(node):
             or isinstance(target, ast.Name) and target.id == 'serial')
 
 
+def _base_name(node):
+    # Base or Mixin, or module.Base
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _is_preemptible_hosts_base(node):
+    return _base_name(node) == PREEMPTIBLE_HOSTS_MIXIN
+
+
 @functools.lru_cache(maxsize=None)
-def _serial_in_module(module):
-    """Names of the classes of a module that are Tempest's @serial,
-    read from its source: a subclass of a @serial class in the same
-    module is @serial too (the decorator sets a class attribute).
-    Read once per process: a mutant run asks again for every mutant."""
+def _classes_in_module(module, marks):
+    """Names of the classes of a module that ``marks(class node)`` holds
+    for, read from its source: a subclass of such a class in the same
+    module counts too (a decorator sets a class attribute; a mixin is
+    inherited). Read once per process: a mutant run asks again for every
+    mutant."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.origin:
         return frozenset()
     with open(spec.origin) as f:
         tree = ast.parse(f.read(), spec.origin)
-    serial = set()
+    found = set()
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
             continue
-        bases = {b.id for b in node.bases if isinstance(b, ast.Name)}
-        if (any(_is_serial_decorator(d) for d in node.decorator_list)
-                or bases & serial):
-            serial.add(node.name)
-    return frozenset(serial)
+        bases = {_base_name(b) for b in node.bases}
+        if marks(node) or bases & found:
+            found.add(node.name)
+    return frozenset(found)
+
+
+def _classes_of(test_names, marks):
+    classes = {worker_plan.class_of(t) for t in test_names}
+    found = set()
+    for module in sorted({c.rsplit('.', 1)[0] for c in classes}):
+        found |= {'%s.%s' % (module, name)
+                  for name in _classes_in_module(module, marks)}
+    return classes & found
+
+
+def _marked_serial(node):
+    return any(_is_serial_decorator(d) for d in node.decorator_list)
+
+
+def _uses_preemptible_hosts(node):
+    return any(_is_preemptible_hosts_base(b) for b in node.bases)
 
 
 def serial_classes(test_names):
@@ -222,12 +257,15 @@ def serial_classes(test_names):
     here is still safe, only slower: Tempest's own lock still keeps it
     alone, in the same run as the others.
     """
-    classes = {worker_plan.class_of(t) for t in test_names}
-    found = set()
-    for module in sorted({c.rsplit('.', 1)[0] for c in classes}):
-        found |= {'%s.%s' % (module, name)
-                  for name in _serial_in_module(module)}
-    return classes & found
+    return _classes_of(test_names, _marked_serial)
+
+
+def preemptible_host_classes(test_names):
+    """The classes of these tests that hold blazar's preemptible hosts
+    (enrolment.PreemptibleHostsMixin): one at a time, by the hosts' lock.
+    Read from the source, as serial_classes; one missed here is still
+    safe, only slower: it waits on that lock."""
+    return _classes_of(test_names, _uses_preemptible_hosts)
 
 
 def _load_list(workspace, filename, tests):
@@ -243,7 +281,9 @@ def tempest_run_args(workspace, selected, concurrency):
     listing the tests again in a process of its own, about 1.7 s) and,
     when more than one worker is worth starting, the worker file of
     worker_plan: the classes that may share the cloud balanced over
-    ``concurrency`` workers, the @serial ones on a worker of their own.
+    ``concurrency`` workers (those that take blazar's preemptible hosts,
+    one at a time, on one of them), the @serial ones on a worker of
+    their own.
     With ``concurrency`` 1 every class runs on one worker; Tempest's lock
     has nothing to wait for there.
     """
@@ -251,7 +291,8 @@ def tempest_run_args(workspace, selected, concurrency):
     args = _load_list(workspace, SELECTED, selected)
     workers = worker_plan.plan(
         selected, serial, concurrency,
-        worker_plan.known_times(workspace, selected))
+        worker_plan.known_times(workspace, selected),
+        together=preemptible_host_classes(selected))
     if concurrency <= 1 or len(workers) <= 1:
         return args + ['--concurrency', '1']
     return args + ['--worker-file', worker_plan.write(workspace, workers)]

@@ -20,6 +20,11 @@ take longer than their tags say: in a clean run of every seed in a new
 workspace the estimate alone dealt one worker 67 s of tests and the
 other 103 s, which then ran its 36 s class of server spreading alone.
 
+The classes that hold blazar's preemptible hosts take them one at a time
+(services/reservation/v1/enrolment.py's lock), so they are dealt as one
+unit, to one worker: apart, one worker would sit on the lock while the
+other ran them.
+
 The @serial classes get a worker of their own. Tempest keeps each of
 them alone with its reader-writer lock: that worker waits, without
 holding up any other, until no class of the others is running, and
@@ -42,6 +47,8 @@ from conformance_tests.report import results
 # other test 0.2 to 2 s.
 SLOW_SECONDS = 7
 WORKER_FILE = 'workers.yaml'
+# The scheduling unit of the classes dealt together (no class's name).
+TOGETHER = ' together'
 REFERENCE_SECONDS = os.path.join(os.path.dirname(__file__),
                                  'reference_seconds.json')
 
@@ -101,14 +108,21 @@ class _KnownTimes(object):
                           for t in test_ids}, 'unknown': set()}
 
 
-def shared_workers(test_names, concurrency, recorded=None):
+def shared_workers(test_names, concurrency, recorded=None, together=()):
     """The classes of these tests in at most ``concurrency`` lists of
     about the same seconds. stestr's own scheduler deals them (heaviest
     class first, each to the lightest worker), given a time for every
-    test; the names go in sorted, so the plan is reproducible."""
+    test; the names go in sorted, so the plan is reproducible. The
+    classes in ``together`` are dealt as one: they take a lock one at a
+    time, and apart a worker would wait on it with nothing to do."""
+    together = frozenset(together)
+
+    def unit_of(test_name):
+        cls = class_of(test_name)
+        return TOGETHER if cls in together else cls
     partitions = scheduler.partition_tests(
         sorted(test_names), max(1, concurrency),
-        _KnownTimes(recorded or {}), class_of)
+        _KnownTimes(recorded or {}), unit_of)
     workers = []
     for tests in partitions:
         classes = list(dict.fromkeys(class_of(t) for t in tests))
@@ -117,11 +131,12 @@ def shared_workers(test_names, concurrency, recorded=None):
     return workers
 
 
-def plan(test_names, serial, concurrency, recorded=None):
+def plan(test_names, serial, concurrency, recorded=None, together=()):
     """Lists of classes, one per worker: the shared classes balanced
-    over ``concurrency`` workers, then all the @serial ones on one."""
+    over ``concurrency`` workers (those in ``together`` on one), then
+    all the @serial ones on one."""
     shared = [t for t in test_names if class_of(t) not in serial]
-    workers = shared_workers(shared, concurrency, recorded)
+    workers = shared_workers(shared, concurrency, recorded, together)
     serial_here = sorted({class_of(t) for t in test_names} & set(serial))
     if serial_here:
         workers.append(serial_here)

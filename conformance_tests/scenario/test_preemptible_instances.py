@@ -22,7 +22,9 @@ API does (services/reservation/leases.py): nova's boots, aggregates and
 servers the service host, blazar's host API and leases the hypervisor
 hostname, placement the node's provider. Tests that start leases or fill
 the freepool are disruptive: they run only with [conformance]
-allow_disruption and hold the cloud alone.
+allow_disruption. Holding the hosts keeps every other class that uses
+them out; the rest of the suite may run beside them, as no server of
+theirs starts on a freepool host (regular-outside-freepool).
 """
 
 import time
@@ -74,8 +76,8 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
     ``pool_hosts`` are the nova service hosts of the pool; ``node(host)``
     is a pool host's hypervisor hostname.
 
-    Its disruptive (@serial) classes start leases, which need no cell
-    fault back end, only [conformance] allow_disruption.
+    Its disruptive classes start leases, which need no cell fault back
+    end, only [conformance] allow_disruption.
     """
 
     min_microversion = max_microversion = MICROVERSION
@@ -413,10 +415,11 @@ class PreemptibleQuotaTest(PreemptibleTest):
                          'quota' % rule)
 
 
-@decorators.serial
 class PreemptibleLeaseTest(PreemptibleTest):
     """Host leases over freepool hosts: eviction, reserved boots, the end.
-    Serial: no other test class runs while a lease evicts servers."""
+    No other class that uses the preemptible hosts runs while a lease
+    evicts servers (each holds the hosts' lock, enrolment.py); the
+    others may: their servers are never on a freepool host."""
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('0177fe64-1503-4926-b6e4-8d15002c2563')
@@ -738,10 +741,10 @@ class PreemptibleLeaseTest(PreemptibleTest):
                 leases.clock(deleted), grace))
 
 
-@decorators.serial
 class PreemptibleFreepoolFullTest(PreemptibleTest):
-    """The freepool filled to the last MB of RAM. Serial: while it is
-    full no other preemptible could start."""
+    """The freepool filled to the last MB of RAM. While it is full no
+    other preemptible could start: the hosts' lock keeps the other
+    classes that boot them out (enrolment.py)."""
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('c3e1a0d4-6f7b-4b8e-9a52-2d7f1e0b6c91')

@@ -10,6 +10,7 @@ import testtools
 import yaml
 
 from conformance_tests.cmd import tempest_runner
+from conformance_tests.services.reservation.v1 import enrolment
 
 A = '5b1f0c3e-6f1e-4a8e-9c51-0d2b7e3f9a11'
 B = '0c7e2d9a-3b4f-4c61-8e2a-6f5d1a9b8c22'
@@ -138,6 +139,35 @@ class SerialScheduleTest(testtools.TestCase):
             {'serial_probe_mod.A', 'serial_probe_mod.B'},
             tempest_runner.serial_classes(
                 ['serial_probe_mod.%s.test_t[id-%s]' % (c, A)
+                 for c in 'ABC']))
+
+    def test_preemptible_host_classes_are_read_from_the_real_source(self):
+        module = 'conformance_tests.scenario.test_preemptible_instances.'
+        used = {module + c for c in (
+            'PreemptibleSchedulingTest', 'PreemptibleQuotaTest',
+            'PreemptibleLeaseTest', 'PreemptibleFreepoolFullTest')} | {
+            'conformance_tests.api.reservation.test_leases_api.LeaseAPITest',
+            'conformance_tests.api.reservation.test_lease_cli.LeaseCLITest'}
+        names = ['%s.test_t[id-%s]' % (c, A) for c in sorted(used)]
+        self.assertEqual(used, tempest_runner.preemptible_host_classes(
+            names + [DOWN, USAGE, OTHER]))
+        self.assertEqual(enrolment.PreemptibleHostsMixin.__name__,
+                         tempest_runner.PREEMPTIBLE_HOSTS_MIXIN)
+
+    def test_a_subclass_of_a_preemptible_hosts_class_uses_them(self):
+        path = self.useFixture(fixtures.TempDir()).path
+        with open(os.path.join(path, 'hosts_probe_mod.py'), 'w') as f:
+            f.write('from conformance_tests.services.reservation.v1 import '
+                    'enrolment\n\n'
+                    'class A(enrolment.PreemptibleHostsMixin, object):\n'
+                    '    pass\n\nclass B(A):\n    pass\n\n'
+                    'class C(object):\n    pass\n')
+        self.useFixture(fixtures.MonkeyPatch('sys.path',
+                                             [path] + sys.path))
+        self.assertEqual(
+            {'hosts_probe_mod.A', 'hosts_probe_mod.B'},
+            tempest_runner.preemptible_host_classes(
+                ['hosts_probe_mod.%s.test_t[id-%s]' % (c, A)
                  for c in 'ABC']))
 
     def _workers(self, args):

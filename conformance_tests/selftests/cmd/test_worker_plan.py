@@ -104,6 +104,21 @@ class PlanTest(testtools.TestCase):
         self.assertEqual([['pkg.mod.A']],
                          worker_plan.shared_workers(tests('A', 5), 4))
 
+    def test_classes_taking_one_lock_are_dealt_to_one_worker(self):
+        # Weighed apart, L and M would go to different workers (as
+        # test_the_heaviest_class_gets_a_worker_to_itself deals A and B),
+        # and one would wait on the other's lock with nothing to do.
+        names = (tests('L', 6, slow=True) + tests('M', 3, slow=True)
+                 + tests('C', 9) + tests('D', 4) + tests('E', 1, slow=True))
+        workers = worker_plan.shared_workers(
+            names, 2, together={'pkg.mod.L', 'pkg.mod.M', 'pkg.mod.Unused'})
+        self.assertEqual(
+            [['pkg.mod.L', 'pkg.mod.M'],
+             ['pkg.mod.C', 'pkg.mod.E', 'pkg.mod.D']], workers)
+        self.assertEqual(workers[:1], worker_plan.plan(
+            tests('L', 1) + tests('M', 1), set(), 2,
+            together={'pkg.mod.L', 'pkg.mod.M'}))
+
     def test_serial_classes_share_one_worker_after_the_others(self):
         names = tests('A', 2) + tests('S', 1) + tests('T', 1)
         self.assertEqual([['pkg.mod.A'], ['pkg.mod.S', 'pkg.mod.T']],
