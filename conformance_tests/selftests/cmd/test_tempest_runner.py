@@ -126,20 +126,25 @@ class SerialScheduleTest(testtools.TestCase):
              'DownCellViewsTest', QUOTA + 'QuotaCellOutageTest'},
             tempest_runner.serial_classes([DOWN, USAGE, OUTAGE]))
 
-    def test_a_subclass_of_a_serial_class_is_serial(self):
+    def _found_in_probe(self, module, head, finder):
+        """What ``finder`` reads in a module of ``head`` then class A (the
+        head's decorator or bases complete it), B(A) and C(object)."""
         path = self.useFixture(fixtures.TempDir()).path
-        with open(os.path.join(path, 'serial_probe_mod.py'), 'w') as f:
-            f.write('from tempest.lib import decorators\n\n'
-                    '@decorators.serial\nclass A(object):\n    pass\n\n'
-                    'class B(A):\n    pass\n\nclass C(object):\n'
-                    '    pass\n')
+        with open(os.path.join(path, module + '.py'), 'w') as f:
+            f.write(head + '    pass\n\nclass B(A):\n    pass\n\n'
+                    'class C(object):\n    pass\n')
         self.useFixture(fixtures.MonkeyPatch('sys.path',
                                              [path] + sys.path))
+        return finder(['%s.%s.test_t[id-%s]' % (module, c, A)
+                       for c in 'ABC'])
+
+    def test_a_subclass_of_a_serial_class_is_serial(self):
         self.assertEqual(
             {'serial_probe_mod.A', 'serial_probe_mod.B'},
-            tempest_runner.serial_classes(
-                ['serial_probe_mod.%s.test_t[id-%s]' % (c, A)
-                 for c in 'ABC']))
+            self._found_in_probe(
+                'serial_probe_mod', 'from tempest.lib import decorators\n\n'
+                '@decorators.serial\nclass A(object):\n',
+                tempest_runner.serial_classes))
 
     def test_preemptible_host_classes_are_read_from_the_real_source(self):
         module = 'conformance_tests.scenario.test_preemptible_instances.'
@@ -155,20 +160,13 @@ class SerialScheduleTest(testtools.TestCase):
                          tempest_runner.PREEMPTIBLE_HOSTS_MIXIN)
 
     def test_a_subclass_of_a_preemptible_hosts_class_uses_them(self):
-        path = self.useFixture(fixtures.TempDir()).path
-        with open(os.path.join(path, 'hosts_probe_mod.py'), 'w') as f:
-            f.write('from conformance_tests.services.reservation.v1 import '
-                    'enrolment\n\n'
-                    'class A(enrolment.PreemptibleHostsMixin, object):\n'
-                    '    pass\n\nclass B(A):\n    pass\n\n'
-                    'class C(object):\n    pass\n')
-        self.useFixture(fixtures.MonkeyPatch('sys.path',
-                                             [path] + sys.path))
         self.assertEqual(
             {'hosts_probe_mod.A', 'hosts_probe_mod.B'},
-            tempest_runner.preemptible_host_classes(
-                ['hosts_probe_mod.%s.test_t[id-%s]' % (c, A)
-                 for c in 'ABC']))
+            self._found_in_probe(
+                'hosts_probe_mod', 'from conformance_tests.services.'
+                'reservation.v1 import enrolment\n\n'
+                'class A(enrolment.PreemptibleHostsMixin, object):\n',
+                tempest_runner.preemptible_host_classes))
 
     def _workers(self, args):
         path = args[args.index('--worker-file') + 1]
