@@ -206,10 +206,6 @@ def _base_name(node):
     return None
 
 
-def _is_preemptible_hosts_base(node):
-    return _base_name(node) == PREEMPTIBLE_HOSTS_MIXIN
-
-
 @functools.lru_cache(maxsize=None)
 def _classes_in_module(module, marks):
     """Names of the classes of a module that ``marks(class node)`` holds
@@ -246,7 +242,7 @@ def _marked_serial(node):
 
 
 def _uses_preemptible_hosts(node):
-    return any(_is_preemptible_hosts_base(b) for b in node.bases)
+    return any(_base_name(b) == PREEMPTIBLE_HOSTS_MIXIN for b in node.bases)
 
 
 def serial_classes(test_names):

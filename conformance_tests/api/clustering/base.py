@@ -212,16 +212,21 @@ class AffinityPolicyTest(test.BaseTestCase):
     def group_exists(self, group_id):
         return not waiters.gone(self.groups.show_server_group, group_id)
 
-    def node_servers(self, cluster, client=None):
-        """{node id: server record} of the cluster's nodes: the admin view
+    @property
+    def server_reader(self):
+        """The servers client that reads a node's server: the admin view
         with admin credentials, else the project user's (the servers are
         the cluster owner's)."""
+        return self.admin_servers if self.has_admin else self.servers
+
+    def node_servers(self, cluster, client=None):
+        """{node id: server record} of the cluster's nodes, read by
+        server_reader."""
         client = client or self.clustering
-        reader = self.admin_servers if self.has_admin else self.servers
         servers = {}
         for node in client.list_nodes(cluster['id']):
             if node.get('physical_id'):
-                servers[node['id']] = reader.show_server(
+                servers[node['id']] = self.server_reader.show_server(
                     node['physical_id'])['server']
         return servers
 

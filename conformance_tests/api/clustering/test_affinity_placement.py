@@ -204,9 +204,8 @@ class AffinityPlacementTest(base.AffinityPolicyTest):
         None) when it has none (a failed node's server is deleted)."""
         server = None
         if node.get('physical_id'):
-            reader = self.admin_servers if self.has_admin else self.servers
             server = test_utils.call_and_ignore_notfound_exc(
-                reader.show_server, node['physical_id'])
+                self.server_reader.show_server, node['physical_id'])
         if not server:
             return node['status'], None, None
         server = server['server']
