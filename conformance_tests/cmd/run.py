@@ -439,8 +439,9 @@ def cmd_mutants(args):
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
         json.dump({'mutants': outcome, 'summary': summary}, f, indent=2)
-    ui.say('%d mutants: %d killed, %d survived%s%s; wrote %s (%.0f s)' % (
-        len(outcome), summary['killed'], len(survived),
+    ui.say('%d mutant%s: %d killed, %d survived%s%s; wrote %s (%.0f s)' % (
+        len(outcome), '' if len(outcome) == 1 else 's', summary['killed'],
+        len(survived),
         ' (%s)' % ', '.join(survived) if survived else '',
         ', %d skipped on %s' % (len(skipped), release) if skipped else '',
         path, time.monotonic() - started))

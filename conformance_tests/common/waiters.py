@@ -121,21 +121,27 @@ def wait_for_server_settled(client, server_id):
         time.sleep(next(intervals))
 
 
-def wait_for_servers_deleted(client, server_ids):
-    """Wait until showing each of the servers gives 404.
+def wait_until_gone(servers):
+    """Wait until showing each server, a (client, server id) pair, with
+    its client gives 404.
 
-    One deadline (the client's build_timeout) for all of them: servers
-    whose DELETE was sent together are deleted side by side, so waiting
-    for the last is about as long as waiting for one. On timeout, names
-    every server still there with its status and task state.
+    One deadline (the longest build_timeout of the clients) for all of
+    them: servers whose DELETE was sent together are deleted side by
+    side, so waiting for the last is about as long as waiting for one.
+    On timeout, names every server still there with its status and task
+    state.
     """
-    deadline = time.monotonic() + client.build_timeout
+    if not servers:
+        return
+    timeout = max(client.build_timeout for client, _ in servers)
+    deadline = time.monotonic() + timeout
     intervals = poll_intervals()
-    left = dict.fromkeys(server_ids)
+    left = {server_id: (client, None) for client, server_id in servers}
     while True:
-        for server_id in list(left):
+        for server_id, (client, _) in list(left.items()):
             try:
-                left[server_id] = client.show_server(server_id)['server']
+                left[server_id] = (
+                    client, client.show_server(server_id)['server'])
             except lib_exc.NotFound:
                 del left[server_id]
         if not left:
@@ -144,11 +150,11 @@ def wait_for_servers_deleted(client, server_ids):
             raise _timeout(
                 '%s to be deleted' % ', '.join(
                     'server %s' % server_id for server_id in left),
-                client.build_timeout, '; '.join(
+                timeout, '; '.join(
                     '%s: status %s, task state %s' % (
                         server_id, server['status'],
                         server.get('OS-EXT-STS:task_state'))
-                    for server_id, server in left.items()))
+                    for server_id, (_, server) in left.items()))
         time.sleep(next(intervals))
 
 
@@ -158,17 +164,24 @@ def delete_server(client, server_id):
 
 
 def delete_servers(client, server_ids):
-    """Send every DELETE, in the order given (gone already is fine), then
-    wait until all are gone. A DELETE that fails does not stop the
-    others; the first such error is raised once the rest are gone."""
+    """Delete the servers, then wait until all are gone (see
+    remove_servers)."""
+    remove_servers([(client, server_id) for server_id in server_ids])
+
+
+def remove_servers(servers):
+    """Send every DELETE, each (client, server id) pair with its client,
+    in the order given (gone already is fine), then wait until all are
+    gone. A DELETE that fails does not stop the others; the first such
+    error is raised once the rest are gone."""
     sent, failure = [], None
-    for server_id in server_ids:
+    for client, server_id in servers:
         try:
             test_utils.call_and_ignore_notfound_exc(
                 client.delete_server, server_id)
-            sent.append(server_id)
+            sent.append((client, server_id))
         except Exception as e:  # raised after the others are gone
             failure = failure or e
-    wait_for_servers_deleted(client, sent)
+    wait_until_gone(sent)
     if failure is not None:
         raise failure

@@ -20,15 +20,19 @@ CONF = config.CONF
 
 
 class _ServerRemoval(object):
-    """Servers of one client, removed together by waiters.delete_servers:
-    last booted first, as separate cleanups would delete them."""
+    """Servers removed together by waiters.remove_servers, each with the
+    client that booted it (an admin's and a member's alike): last booted
+    first, as separate cleanups would delete them."""
 
-    def __init__(self, client):
-        self.client = client
-        self.server_ids = []
+    def __init__(self):
+        self.servers = []  # (client, server id), in the order booted
+
+    def add(self, client, server_id):
+        if server_id not in [s for _, s in self.servers]:
+            self.servers.append((client, server_id))
 
     def __call__(self):
-        waiters.delete_servers(self.client, self.server_ids[::-1])
+        waiters.remove_servers(self.servers[::-1])
 
 
 class ServersMixin(object):
@@ -72,21 +76,21 @@ class ServersMixin(object):
         """Register the server's removal (DELETE, then wait until gone).
 
         Servers registered one after another, with no other cleanup in
-        between, are removed together: every DELETE first, then one
-        wait for all. Cleanups run last first, so a cleanup registered
-        between two boots still runs between their removals, as it
-        would if each server had a cleanup of its own; only the waits
-        are shared. A test that fills 16 hosts with 48 servers is then
-        cleaned in seconds, not half a minute of one-by-one deletions.
+        between, are removed together, whichever client booted each (an
+        admin's boot on a named host beside a member's): every DELETE
+        first, each with its own client, then one wait for all.
+        Cleanups run last first, so a cleanup registered between two
+        boots still runs between their removals, as it would if each
+        server had a cleanup of its own; only the waits are shared. A
+        test that fills 16 hosts with 48 servers is then cleaned in
+        seconds, not half a minute of one-by-one deletions.
         """
-        client = client or self.servers
         removal = getattr(self, '_open_removal', None)
-        if removal is None or removal.client is not client:
-            removal = _ServerRemoval(client)
+        if removal is None:
+            removal = _ServerRemoval()
             self.addCleanup(removal)
             self._open_removal = removal
-        if server_id not in removal.server_ids:
-            removal.server_ids.append(server_id)
+        removal.add(client or self.servers, server_id)
 
     def addCleanup(self, function, *args, **kwargs):
         # Any other cleanup ends the open removal: see remove_server_later.

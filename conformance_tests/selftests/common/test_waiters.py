@@ -89,13 +89,13 @@ class ServerWaitersTest(WaitersTestBase):
 
     def test_deleted_returns_on_404(self):
         client = FakeServers(['ACTIVE', 'DELETED', None])
-        waiters.wait_for_servers_deleted(client, ['s1'])
+        waiters.wait_until_gone([(client, 's1')])
         self.assertEqual(3, client.shows)
 
     def test_deleted_does_not_give_up_silently(self):
         client = FakeServers(['ACTIVE'], build_timeout=0)
         e = self.assertRaises(lib_exc.TimeoutException,
-                              waiters.wait_for_servers_deleted, client, ['s1'])
+                              waiters.wait_until_gone, [(client, 's1')])
         self.assertIn('server s1 to be deleted', str(e))
 
     def test_delete_server_deletes_then_waits(self):

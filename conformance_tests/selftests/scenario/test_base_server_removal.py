@@ -101,12 +101,14 @@ class ServerRemovalTest(testtools.TestCase):
         self.scenario.run_cleanups()
         self.assertEqual(['a'], self.calls('DELETE'))
 
-    def test_another_client_starts_its_own_removal(self):
+    def test_servers_of_two_clients_are_removed_together(self):
         other = _Client(self.log)
         self.scenario.remove_server_later('a')
         self.scenario.remove_server_later('b', other)
-        self.assertEqual(2, len(self.scenario.cleanups))
-        self.scenario.run_cleanups()
+        self.assertEqual(1, len(self.scenario.cleanups))
+        self.assertEqual([], self.scenario.run_cleanups())
+        # Both DELETEs before any wait, each server by its own client.
+        self.assertEqual([('DELETE', 'b'), ('DELETE', 'a')], self.log[:2])
         self.assertEqual({'a'}, self.client.gone)
         self.assertEqual({'b'}, other.gone)
 

@@ -76,7 +76,7 @@ class ScenarioNamesTest(testtools.TestCase):
                     resource_prefix='conformance'))))
         pool = leases.computes(fakes.HYPERVISORS, ['pool1', 'pool2'])
         self.test = types.SimpleNamespace(
-            leases=_Leases(), cleanups=[],
+            leases=_Leases(), cleanups=[], lease_names=[],
             pool_hosts=[c.host for c in pool],
             nodes={c.host: c.hypervisor_hostname for c in pool})
         self.test.addCleanup = lambda *a: self.test.cleanups.append(a)
@@ -101,7 +101,24 @@ class ScenarioNamesTest(testtools.TestCase):
         self.test.leases = Refusing()
         self.assertRaises(RuntimeError, seed.PreemptibleTest.lease_host,
                           self.test, 'pool1')
-        self.assertEqual(1, len(self.test.cleanups))
+        (name,) = self.test.lease_names
+        self.assertTrue(name.startswith('conformance'), name)
+        # No cleanup of its own: the test's leases end after its other
+        # cleanups (PreemptibleTest.setUp), the servers' removal first.
+        self.assertEqual([], self.test.cleanups)
+
+    def test_every_lease_ends_even_after_a_failure(self):
+        ended = []
+
+        def end(name):
+            ended.append(name)
+            if name == 'b':
+                raise RuntimeError('blazar answered 500')
+        self.test.lease_names = ['a', 'b', 'c']
+        self.test.end_leases_named = end
+        self.assertRaises(RuntimeError, seed.PreemptibleTest.end_leases,
+                          self.test)
+        self.assertEqual(['c', 'b', 'a'], ended)
 
     def test_unmanaged_hosts_leave_out_what_blazar_manages(self):
         blazar = fakes.FakeHosts(enrolled=[('pool1.example.org', {}),
