@@ -126,6 +126,17 @@ class SerialScheduleTest(testtools.TestCase):
              'DownCellViewsTest', QUOTA + 'QuotaCellOutageTest'},
             tempest_runner.serial_classes([DOWN, USAGE, OUTAGE]))
 
+    def test_only_the_drs_zone_move_is_serial_among_placement_tests(self):
+        # It moves the DRS host between zones, which nova refuses while
+        # another class's server runs there; the rest of the module may
+        # share the cloud.
+        module = 'conformance_tests.api.clustering.test_affinity_placement.'
+        zone = (module + 'DrsAvailabilityZoneTest.'
+                'test_drs_zone_with_availability_zone[id-%s,slow]' % A)
+        data = module + 'AffinityPlacementTest.test_drs_zone[id-%s,slow]' % B
+        self.assertEqual({module + 'DrsAvailabilityZoneTest'},
+                         tempest_runner.serial_classes([zone, data]))
+
     def _found_in_probe(self, module, head, finder):
         """What ``finder`` reads in a module of ``head`` then class A (the
         head's decorator or bases complete it), B(A) and C(object)."""
