@@ -25,14 +25,14 @@ class _ServerRemoval(object):
     first, as separate cleanups would delete them."""
 
     def __init__(self):
-        self.servers = []  # (client, server id), in the order booted
+        self.clients = {}  # server id: its client, in the order booted
 
     def add(self, client, server_id):
-        if server_id not in [s for _, s in self.servers]:
-            self.servers.append((client, server_id))
+        self.clients.setdefault(server_id, client)
 
     def __call__(self):
-        waiters.remove_servers(self.servers[::-1])
+        waiters.remove_servers([(client, server_id) for server_id, client
+                                in reversed(self.clients.items())])
 
 
 class ServersMixin(object):

@@ -23,17 +23,14 @@ import collections
 import threading
 
 from tempest import config
-from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.scenario import base
+from conformance_tests.services.compute.v2 import server_groups
 
 CONF = config.CONF
 MICROVERSION = '2.64'
-# The soft-(anti-)affinity policies exist from 2.15: nova cannot show one
-# of them in an older view.
-CLEANUP_MICROVERSION = '2.15'
 NO_VALID_HOST = 'No valid host was found'
 # A boot that races past the scheduler is caught by the compute's late
 # check and rescheduled; when no host is left its fault says this.
@@ -100,14 +97,8 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
         return group
 
     def _delete_groups_named(self, name):
-        # Listed raw, at the oldest view that shows every policy: the
-        # 2.64 view may be the very thing that failed the test.
-        listed = self.raw.get('os-server-groups',
-                              CLEANUP_MICROVERSION)['server_groups']
-        for group in listed:
-            if group['name'] == name:
-                test_utils.call_and_ignore_notfound_exc(
-                    self.groups.delete_server_group, group['id'])
+        server_groups.delete_matching(self.raw, self.groups,
+                                      lambda found: found == name)
 
     def _boot(self, group, name=None, **extra):
         return self.boot(zone=self.zone, group=group, name=name, **extra)

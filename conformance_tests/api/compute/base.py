@@ -1,11 +1,11 @@
 """Base class of compute API conformance tests (gabbi files)."""
 
 from tempest import config
-from tempest.lib.common.utils import test_utils
 from tempest import test
 
 from conformance_tests.common import gabbi_runner
 from conformance_tests.common import skips
+from conformance_tests.services.compute.v2 import server_groups
 
 CONF = config.CONF
 
@@ -47,18 +47,7 @@ class ComputeGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     def resource_prefix(self):
         return CONF.conformance.resource_prefix
 
-    # The soft-(anti-)affinity policies exist from 2.15; nova cannot show
-    # one of them in an older view.
-    CLEANUP_MICROVERSION = '2.15'
-
     def cleanup_prefixed(self, prefix):
-        # Listed raw, not through Tempest's schema-checked method: the
-        # cleanup must still find the groups when the view is the very
-        # thing that failed the test.
-        groups = self.raw_compute_client.get('os-server-groups',
-                                             self.CLEANUP_MICROVERSION)
-        for group in groups['server_groups']:
-            if group['name'].startswith(prefix):
-                test_utils.call_and_ignore_notfound_exc(
-                    self.server_groups_client.delete_server_group,
-                    group['id'])
+        server_groups.delete_matching(
+            self.raw_compute_client, self.server_groups_client,
+            lambda name: name.startswith(prefix))
