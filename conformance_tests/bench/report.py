@@ -5,6 +5,7 @@ import os
 
 from conformance_tests.bench import cold_start
 from conformance_tests.bench import gabbi_cost
+from conformance_tests.bench import soak as soak_mod
 from conformance_tests.bench import targets
 
 
@@ -282,10 +283,12 @@ def _soak_lines(soak):
     lines += ['%s runs of the whole suite on one cloud (concurrency 2, then '
               '4), %s s in all: %d verdicts not as expected, %d objects '
               'left behind. Cloud resident memory after the first run %s '
-              'MiB, after the last %s MiB (%s%%); the sum of the service '
-              'processes\' peaks %s MiB.' % (
+              'MiB, after run %d %s MiB (%s%%), after the last %s MiB '
+              '(%s%%); the sum of the service processes\' peaks %s MiB.' % (
                   soak['runs'], soak['wall_s'], len(soak['unexpected']),
                   len(soak['leftovers']), mem.get('rss_first_mib'),
+                  min(soak['runs'], soak_mod.LEAK_RUNS),
+                  mem.get('rss_run10_mib'), mem.get('growth_run10_pct'),
                   mem.get('rss_last_mib'), mem.get('growth_pct'),
                   mem.get('peak_total_mib')), '',
               '| run | concurrency | wall (s) | not as expected | left '
@@ -302,11 +305,21 @@ def _soak_lines(soak):
         lines.append('- run %s (concurrency %s): %s %s, expected %s: %s' % (
             u['run'], u['concurrency'], u['capability'], u.get('status'),
             u.get('expected'), u.get('explanation')))
-    last = (soak.get('each') or [{}])[-1].get('memory') or {}
+    each = soak.get('each') or [{}]
+    first = each[0].get('memory') or {}
+    last = each[-1].get('memory') or {}
     if last:
-        lines += ['', '| service process | resident after the last run '
-                  '(MiB) | peak (MiB) |', '|---|---|---|']
+        # The first run is a clean run of every seed on a fresh cloud:
+        # the peaks after it are that run's.
+        lines += ['', 'Resident memory (MiB) by service process, and its '
+                  'peak: after the first run (a clean run of every seed '
+                  'on a fresh cloud) and after the last.', '',
+                  '| service process | resident, run 1 | peak, run 1 | '
+                  'resident, last run | peak, last run |',
+                  '|---|---|---|---|---|']
         for name, m in sorted(last.items()):
-            lines.append('| %s | %s | %s |' % (name, m['rss_mib'],
-                                               m['peak_mib']))
+            f = first.get(name) or {}
+            lines.append('| %s | %s | %s | %s | %s |' % (
+                name, f.get('rss_mib'), f.get('peak_mib'), m['rss_mib'],
+                m['peak_mib']))
     return lines

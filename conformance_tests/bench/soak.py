@@ -74,9 +74,19 @@ def one_run(tempest_conf, workdir, concurrency, index):
     return result
 
 
+# Issue 27's leak target: growth over 10 consecutive runs on one cloud,
+# the soak's first series (concurrency 2).
+LEAK_RUNS = 10
+
+
+def _growth_pct(first, last):
+    return round(100.0 * (last - first) / first, 1) if first else None
+
+
 def summary(runs):
-    """Counts over every run, and the memory growth of the cloud from
-    the first run to the last (resident total, in per cent)."""
+    """Counts over every run, and the memory growth of the cloud
+    (resident total, in per cent): from the first run to the last, and
+    from run 1 to run 10 (or to the last, when there are fewer)."""
     unexpected = [dict(u, run=r['run'], concurrency=r['concurrency'])
                   for r in runs for u in r['unexpected']]
     leftovers = [dict(run=r['run'], concurrency=r['concurrency'],
@@ -87,9 +97,11 @@ def summary(runs):
            'wall_s': round(sum(r['wall_s'] for r in runs), 1)}
     if totals:
         first, last = totals[0]['rss_mib'], totals[-1]['rss_mib']
+        tenth = totals[:LEAK_RUNS][-1]['rss_mib']
         out['memory'] = {
             'rss_first_mib': first, 'rss_last_mib': last,
-            'growth_pct': round(100.0 * (last - first) / first, 1)
-            if first else None,
+            'growth_pct': _growth_pct(first, last),
+            'rss_run10_mib': tenth,
+            'growth_run10_pct': _growth_pct(first, tenth),
             'peak_total_mib': max(t['peak_mib'] for t in totals)}
     return out

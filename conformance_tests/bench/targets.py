@@ -72,6 +72,8 @@ TARGETS = (
      lambda f: _count(f, 'unexpected')),
     ('soak: objects left behind, every run', 0, 'objects',
      lambda f: _count(f, 'leftovers')),
+    ('soak: cloud resident memory, run 1 to run 10', 10, '%',
+     lambda f: _get(f, 'soak', 'memory', 'growth_run10_pct')),
     ('soak: cloud resident memory, first run to last', 10, '%',
      lambda f: _get(f, 'soak', 'memory', 'growth_pct')),
     ('soak: sum of the service processes\' peak resident memory', 1536,

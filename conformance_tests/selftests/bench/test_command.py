@@ -166,7 +166,7 @@ class TargetsTest(testtools.TestCase):
         # cold 5.0 / floor 3.0 = 1.67x; H=64 250/193 s a boot over H=3's
         # 10/10: 1.3x, met.
         self.assertEqual([True, True, True, True, False, False, True, None,
-                          None, None, None, None],
+                          None, None, None, None, None],
                          [judged[name] for name, _, _, _ in
                           targets.TARGETS])
 
@@ -234,10 +234,26 @@ class SoakTest(testtools.TestCase):
         self.assertEqual((5.0, 110.0), (out['memory']['growth_pct'],
                                         out['memory']['peak_total_mib']))
         judged = {t['target']: t for t in targets.judge({'soak': out})}
-        # memory growth, leftovers, peak, verdicts (sorted by name)
-        self.assertEqual([True, False, True, False], [
+        # memory growth first to last, run 1 to 10, leftovers, peak,
+        # verdicts (sorted by name)
+        self.assertEqual([True, True, False, True, False], [
             judged[name]['met'] for name in sorted(judged)
             if name.startswith('soak')])
+
+    def test_leak_target_reads_run_10_not_the_last(self):
+        runs = [self._run(1)] + [self._run(i, rss=101.0)
+                                 for i in range(2, 10)]
+        runs += [self._run(10, rss=115.0), self._run(11, rss=100.0)]
+        memory = soak.summary(runs)['memory']
+        self.assertEqual((115.0, 15.0, 0.0), (
+            memory['rss_run10_mib'], memory['growth_run10_pct'],
+            memory['growth_pct']))
+        judged = {t['target']: t['met'] for t in targets.judge(
+            {'soak': {'memory': memory}})}
+        self.assertFalse(
+            judged['soak: cloud resident memory, run 1 to run 10'])
+        self.assertTrue(
+            judged['soak: cloud resident memory, first run to last'])
 
     def test_memory_reads_this_process_and_skips_the_gone(self):
         found = soak.memory({'me': os.getpid(), 'gone': 2 ** 22 + 7})
@@ -256,7 +272,8 @@ class SoakTest(testtools.TestCase):
         self.assertIn('1 runs of the whole suite', text)
         self.assertIn('| 1 | 2 | 10.0 | c.a | - | 60.0 |', text)
         self.assertIn('- run 1 (concurrency 2): c.a', text)
-        self.assertIn('| nova | 60.0 | 70.0 |', text)
+        self.assertIn('| nova | 60.0 | 70.0 | 60.0 | 70.0 |', text)
+        self.assertIn('after run 1 100.0 MiB (0.0%)', text)
 
 
 class OptionsTest(testtools.TestCase):
