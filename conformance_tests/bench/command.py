@@ -273,19 +273,26 @@ class Bench(object):
 
     def clean_runs(self):
         runs = {}
-        for seeds in ([(seed,) for seed in suite_runs.seeds()] +
-                      [suite_runs.TARGET_SEEDS, ()]):
-            key = suite_runs.run_key(seeds)
-            self.progress('clean run %s' % (
+        default = suite_runs.DEFAULT_CONCURRENCY
+        plan = ([((seed,), default) for seed in suite_runs.seeds()] +
+                [(suite_runs.TARGET_SEEDS, default), ((), default),
+                 ((), suite_runs.WIDE_CONCURRENCY)])
+        for seeds, concurrency in plan:
+            key = suite_runs.run_key(seeds, concurrency)
+            self.progress('clean run %s%s' % (
                 ' '.join('--seed %s' % s for s in seeds) if seeds
-                else 'of every seed'))
+                else 'of every seed', '' if concurrency == default
+                else ' at concurrency %d' % concurrency))
             result = self.step('clean run %s' % key,
                                lambda: suite_runs.one_run(
-                                   self.files, self.port_base, seeds))
+                                   self.files, self.port_base, seeds,
+                                   concurrency))
             if result:
                 runs[result['seed']] = result
-                self.progress('  %s s wall, %d tests, exit %d' % (
-                    result['wall_s'], result['tests'], result['exit_code']))
+                self.progress('  %s s wall, %d tests, exit %d, cores %s%% '
+                              'busy' % (result['wall_s'], result['tests'],
+                                        result['exit_code'],
+                                        result['cpu_busy_pct']))
                 if result['exit_code']:
                     self.figures['errors'].append(
                         'clean run %s exited %d; see %s' % (

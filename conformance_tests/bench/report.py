@@ -194,13 +194,19 @@ def _later_sections(fig):
     lines = []
     runs = fig.get('suite_runs') or {}
     lines += ['## Clean run (`conformance run`)', '',
-              '| seed | wall (s), cloud start included | tests | tests\' span '
-              '(s) | exit | load |', '|---|---|---|---|---|---|']
+              '| seed | concurrency | wall (s), cloud start included | '
+              'tests | tests\' span (s) | cores busy (%) | exit | load |',
+              '|---|---|---|---|---|---|---|---|']
     for key in sorted(runs):
         r = runs[key]
-        lines.append('| %s | %s | %s | %s | %s | %s |' % (
-            key, r.get('wall_s'), r.get('tests'), r.get('tests_span_s'),
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            key, r.get('concurrency', 2), r.get('wall_s'), r.get('tests'),
+            r.get('tests_span_s'), r.get('cpu_busy_pct'),
             r.get('exit_code'), _load(r)))
+    lines += ['', '"cores busy": the share of all the machine\'s cores '
+              'busy while the run ran (/proc/stat); well under 100 means '
+              'the run waits on the services\' clocks and its polls, not '
+              'on CPU.']
     classes = (runs.get('all') or {}).get('classes')
     if classes:
         lines += ['', 'Where the run of every seed spends its tests\' '
@@ -291,12 +297,12 @@ def _soak_lines(soak):
                   mem.get('rss_run10_mib'), mem.get('growth_run10_pct'),
                   mem.get('rss_last_mib'), mem.get('growth_pct'),
                   mem.get('peak_total_mib')), '',
-              '| run | concurrency | wall (s) | not as expected | left '
-              'behind | resident (MiB) | load |', '|---|---|---|---|---|---|'
-              '---|']
+              '| run | concurrency | wall (s) | cores busy (%) | not as '
+              'expected | left behind | resident (MiB) | load |',
+              '|---|---|---|---|---|---|---|---|']
     for r in soak.get('each') or []:
-        lines.append('| %s | %s | %s | %s | %s | %s | %s |' % (
-            r['run'], r['concurrency'], r['wall_s'],
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['run'], r['concurrency'], r['wall_s'], r.get('cpu_busy_pct'),
             ', '.join(u['capability'] for u in r['unexpected']) or '-',
             ', '.join(r['leftovers']) or '-',
             (r.get('memory') or {}).get('total', {}).get('rss_mib'),

@@ -12,6 +12,7 @@ import json
 import os
 
 from conformance_tests.bench import children
+from conformance_tests.bench import stats
 
 CONCURRENCIES = (2, 4)
 
@@ -50,11 +51,13 @@ def one_run(tempest_conf, workdir, concurrency, index):
     name = 'soak-c%d-%02d' % (concurrency, index)
     run_dir = os.path.join(workdir, name)
     log = os.path.join(workdir, '%s.log' % name)
+    cpu_before = stats.cpu_times()
     code, seconds = children.conformance(
         ['run', '--tempest-conf', tempest_conf, '--workdir', run_dir,
          '--concurrency', str(concurrency), '--inventory'], log)
     result = {'concurrency': concurrency, 'run': index,
-              'wall_s': round(seconds, 1), 'exit_code': code, 'log': log}
+              'wall_s': round(seconds, 1), 'exit_code': code, 'log': log,
+              'cpu_busy_pct': stats.busy_pct(cpu_before, stats.cpu_times())}
     report = os.path.join(run_dir, 'report.json')
     if not os.path.exists(report):
         result['unexpected'] = [{'capability': '(no report)',

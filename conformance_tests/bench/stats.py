@@ -28,3 +28,24 @@ def load_average():
         return round(__import__('os').getloadavg()[0], 2)
     except OSError:
         return None
+
+
+def cpu_times(path='/proc/stat'):
+    """(busy, total) jiffies of the whole machine, every core, or None
+    where the OS does not say (no /proc)."""
+    try:
+        with open(path) as f:
+            fields = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal (guest time is
+    # already in user): idle and iowait are a core with nothing to run.
+    total = sum(fields[:8])
+    return total - fields[3] - fields[4], total
+
+
+def busy_pct(before, after):
+    """Per cent of the machine's cores busy between two cpu_times()."""
+    if not before or not after or after[1] <= before[1]:
+        return None
+    return round(100.0 * (after[0] - before[0]) / (after[1] - before[1]), 1)

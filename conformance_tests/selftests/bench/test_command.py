@@ -14,6 +14,7 @@ from conformance_tests.bench import report
 from conformance_tests.bench import soak
 from conformance_tests.bench import stats
 from conformance_tests.bench import subunit_times
+from conformance_tests.bench import suite_runs
 from conformance_tests.bench import targets
 from conformance_tests.cmd import main
 
@@ -33,6 +34,25 @@ class StatsTest(testtools.TestCase):
     def test_summary_rounds_to_the_millisecond(self):
         s = stats.summary([1.23456, 0.98765])
         self.assertEqual((2, 0.988, 1.235), (s['n'], s['p50'], s['p95']))
+
+    def test_cpu_busy_share_of_every_core(self):
+        stat = self.useFixture(fixtures.TempDir()).join('stat')
+
+        def times(*fields):
+            with open(stat, 'w') as f:
+                f.write('cpu  %s 0 0\ncpu0 1 2 3\n' % ' '.join(
+                    str(v) for v in fields))
+            return stats.cpu_times(stat)
+
+        # user nice system idle iowait irq softirq steal
+        before = times(100, 0, 50, 800, 50, 0, 0, 0)
+        self.assertEqual((150, 1000), before)
+        # +150 busy (user 100, system 50), +150 idle and iowait: 50%
+        after = times(200, 0, 100, 900, 100, 0, 0, 0)
+        self.assertEqual(50.0, stats.busy_pct(before, after))
+        self.assertIsNone(stats.busy_pct(before, before))
+        self.assertIsNone(stats.busy_pct(None, after))
+        self.assertIsNone(stats.cpu_times(stat + '.absent'))
 
 
 class ColdStartTest(testtools.TestCase):
@@ -134,6 +154,12 @@ class ClassSpansTest(testtools.TestCase):
              {'class': 'B', 'start_s': 1.0, 'seconds': 1.5, 'tests': 1}],
             subunit_times.class_spans(times))
         self.assertEqual([], subunit_times.class_spans({}))
+
+    def test_run_keys_name_a_concurrency_other_than_the_default(self):
+        self.assertEqual(['003', '000+001+003', 'all', 'all-c4'], [
+            suite_runs.run_key(('003',)),
+            suite_runs.run_key(('000', '001', '003')),
+            suite_runs.run_key(()), suite_runs.run_key((), 4)])
 
     def test_the_report_lists_the_classes_of_the_run_of_every_seed(self):
         fig = {'machine': {'host': 'h', 'cores': 2, 'load_start': 0.1},
@@ -270,7 +296,7 @@ class SoakTest(testtools.TestCase):
             'total': {'rss_mib': 60.0, 'peak_mib': 70.0}})]
         text = '\n'.join(report._soak_lines(out))
         self.assertIn('1 runs of the whole suite', text)
-        self.assertIn('| 1 | 2 | 10.0 | c.a | - | 60.0 |', text)
+        self.assertIn('| 1 | 2 | 10.0 | None | c.a | - | 60.0 |', text)
         self.assertIn('- run 1 (concurrency 2): c.a', text)
         self.assertIn('| nova | 60.0 | 70.0 | 60.0 | 70.0 |', text)
         self.assertIn('after run 1 100.0 MiB (0.0%)', text)
