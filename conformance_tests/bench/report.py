@@ -289,12 +289,16 @@ def _soak_lines(soak):
     lines += ['%s runs of the whole suite on one cloud (concurrency 2, then '
               '4), %s s in all: %d verdicts not as expected, %d objects '
               'left behind. Cloud resident memory after the first run %s '
-              'MiB, after run %d %s MiB (%s%%), after the last %s MiB '
-              '(%s%%); the sum of the service processes\' peaks %s MiB.' % (
+              'MiB, %s, after the last %s MiB (%s%%); the sum of the '
+              'service processes\' peaks %s MiB.' % (
                   soak['runs'], soak['wall_s'], len(soak['unexpected']),
                   len(soak['leftovers']), mem.get('rss_first_mib'),
-                  min(soak['runs'], soak_mod.LEAK_RUNS),
-                  mem.get('rss_run10_mib'), mem.get('growth_run10_pct'),
+                  'after run %d %s MiB (%s%%)' % (
+                      soak_mod.LEAK_RUNS, mem['rss_run10_mib'],
+                      mem.get('growth_run10_pct'))
+                  if mem.get('rss_run10_mib') is not None else
+                  'no run %d (the ten-run growth is not measured)' %
+                  soak_mod.LEAK_RUNS,
                   mem.get('rss_last_mib'), mem.get('growth_pct'),
                   mem.get('peak_total_mib')), '',
               '| run | concurrency | wall (s) | cores busy (%) | not as '

@@ -89,7 +89,7 @@ def _growth_pct(first, last):
 def summary(runs):
     """Counts over every run, and the memory growth of the cloud
     (resident total, in per cent): from the first run to the last, and
-    from run 1 to run 10 (or to the last, when there are fewer)."""
+    from run 1 to run 10 (None with fewer runs)."""
     unexpected = [dict(u, run=r['run'], concurrency=r['concurrency'])
                   for r in runs for u in r['unexpected']]
     leftovers = [dict(run=r['run'], concurrency=r['concurrency'],
@@ -100,11 +100,14 @@ def summary(runs):
            'wall_s': round(sum(r['wall_s'] for r in runs), 1)}
     if totals:
         first, last = totals[0]['rss_mib'], totals[-1]['rss_mib']
-        tenth = totals[:LEAK_RUNS][-1]['rss_mib']
+        # Fewer than ten runs cannot show the ten-run growth.
+        tenth = (totals[LEAK_RUNS - 1]['rss_mib']
+                 if len(totals) >= LEAK_RUNS else None)
         out['memory'] = {
             'rss_first_mib': first, 'rss_last_mib': last,
             'growth_pct': _growth_pct(first, last),
             'rss_run10_mib': tenth,
-            'growth_run10_pct': _growth_pct(first, tenth),
+            'growth_run10_pct': _growth_pct(first, tenth)
+            if tenth is not None else None,
             'peak_total_mib': max(t['peak_mib'] for t in totals)}
     return out
