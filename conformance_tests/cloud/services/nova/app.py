@@ -23,6 +23,7 @@ import os
 import sys
 import time
 
+from conformance_tests.cloud.services.nova import cell_switch
 from conformance_tests.cloud.services.nova import layout
 from conformance_tests.cloud.services.nova import fake_compute
 from conformance_tests.cloud import runtime
@@ -108,31 +109,6 @@ def _extra_compute(entry):
     return host, cell, (entry[2] if len(entry) > 2 else 0)
 
 
-def _untargeted_access_without_cell_lock(harness):
-    """Break a lock cycle of nova's harness that hangs a busy cloud.
-
-    The harness answers a DB call made without a target cell with the cell
-    targeted last, read under the CellDatabases readers-writer lock, which
-    prefers writers. Seen in a fresh clone at load 10-16 (py-spy): a
-    compute heartbeat held the cell database's write lock (DatabaseWriteLock)
-    and waited for that read lock behind the scheduler's cell switch; the
-    switch waited for a reader inside a target_cell block; that reader
-    waited for the write lock. Nothing moved again. Reading the one
-    attribute needs no lock (the switch assigns it whole, under the GIL),
-    so untargeted calls read it directly; target_cell blocks and the
-    switch keep nova's locking as it is.
-    """
-    import fixtures
-    cells = harness.cell_databases
-
-    def get_context_manager(context):
-        targeted = getattr(context, 'db_connection', None)
-        return targeted if targeted else cells._last_ctxt_mgr
-
-    harness.useFixture(fixtures.MonkeyPatch(
-        'nova.db.main.api.get_context_manager', get_context_manager))
-
-
 class _FileHandlerFlushingEachSecond(logging.FileHandler):
     """A log file written in large pieces, at most once a second.
 
@@ -207,7 +183,7 @@ class NovaCloud(object):
             schema_cache.save(schemas)
         _log_to_file(self.proc.spec['log_file'])
         h = self.harness
-        _untargeted_access_without_cell_lock(h)
+        cell_switch.install(h)
         transport_wakeup.install()
         # The harness loads nova's synthetic test policy (permissive where
         # its unit tests needed it); a cloud enforces the shipped defaults.
