@@ -89,7 +89,8 @@ def _growth_pct(first, last):
 def summary(runs):
     """Counts over every run, and the memory growth of the cloud
     (resident total, in per cent): from the first run to the last, and
-    from run 1 to run 10 (None with fewer runs)."""
+    from run 1 to run 10 of the first concurrency's series (None when
+    that series has fewer runs)."""
     unexpected = [dict(u, run=r['run'], concurrency=r['concurrency'])
                   for r in runs for u in r['unexpected']]
     leftovers = [dict(run=r['run'], concurrency=r['concurrency'],
@@ -100,9 +101,12 @@ def summary(runs):
            'wall_s': round(sum(r['wall_s'] for r in runs), 1)}
     if totals:
         first, last = totals[0]['rss_mib'], totals[-1]['rss_mib']
-        # Fewer than ten runs cannot show the ten-run growth.
-        tenth = (totals[LEAK_RUNS - 1]['rss_mib']
-                 if len(totals) >= LEAK_RUNS else None)
+        # Ten consecutive runs of the first series (one concurrency);
+        # fewer cannot show the ten-run growth.
+        series = [r['memory']['total'] for r in runs if r.get('memory') and
+                  r['concurrency'] == runs[0]['concurrency']]
+        tenth = (series[LEAK_RUNS - 1]['rss_mib']
+                 if len(series) >= LEAK_RUNS else None)
         out['memory'] = {
             'rss_first_mib': first, 'rss_last_mib': last,
             'growth_pct': _growth_pct(first, last),

@@ -281,6 +281,15 @@ class SoakTest(testtools.TestCase):
         self.assertTrue(
             judged['soak: cloud resident memory, first run to last'])
 
+    def test_leak_target_needs_ten_runs_of_one_concurrency(self):
+        runs = [self._run(i) for i in range(1, 7)]
+        runs += [dict(self._run(i, rss=150.0), concurrency=4)
+                 for i in range(1, 7)]
+        memory = soak.summary(runs)['memory']
+        self.assertEqual((None, None, 50.0), (
+            memory['rss_run10_mib'], memory['growth_run10_pct'],
+            memory['growth_pct']))
+
     def test_memory_reads_this_process_and_skips_the_gone(self):
         found = soak.memory({'me': os.getpid(), 'gone': 2 ** 22 + 7})
         self.assertEqual({'me', 'total'}, set(found))
