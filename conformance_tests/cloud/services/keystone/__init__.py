@@ -31,7 +31,10 @@ class Keystone(base.Service):
     listeners = (base.Listener(base.API, '/v3', '/identity'),)
     # Registered by keystone's own bootstrap, not by the launcher.
     catalog = (base.CatalogEntry('identity', base.API, '/v3'),)
+    # app.build's imports. flask.core (keystonemiddleware and the auth
+    # context middleware, about 160 modules) is not among application's.
     imports = ('keystone.server.flask.application', 'keystone.cmd.bootstrap',
+               'keystone.server.flask.core',
                'keystone.common.sql.upgrades')
 
     def write_config(self, ctx):

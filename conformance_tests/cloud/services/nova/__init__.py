@@ -66,8 +66,12 @@ class Nova(base.Service):
     catalog = (base.CatalogEntry('compute', base.API, '/v2.1'),)
     service_user = True
     depends_on = ('keystone', 'placement')
+    # The harness, paste and the API's auth; then the API's routes (every
+    # controller, about 190 modules), which paste.deploy would otherwise
+    # import in each forked nova while it loads the app.
     imports = ('nova.test', 'nova.tests.fixtures', 'paste.deploy',
-               'keystonemiddleware.auth_token')
+               'keystonemiddleware.auth_token',
+               'nova.api.openstack.compute.routes')
     mutants_modules = (__name__ + '.mutants',
                        __name__ + '.quota_mutants')
     hooks_offered = {
