@@ -345,8 +345,11 @@ class Bench(object):
             for concurrency in soak.CONCURRENCIES:
                 for index in range(1, self.soak_runs + 1):
                     load = stats.load_average()
+                    cpu_before = soak.cpu_seconds(pids)
                     result = soak.one_run(conf, self.files, concurrency,
                                           index)
+                    result['service_cpu_s'] = soak.cpu_used(
+                        cpu_before, soak.cpu_seconds(pids))
                     result['memory'] = soak.memory(pids)
                     result['load_before'] = load
                     result['load_after'] = stats.load_average()

@@ -301,12 +301,14 @@ def _soak_lines(soak):
                   soak_mod.LEAK_RUNS,
                   mem.get('rss_last_mib'), mem.get('growth_pct'),
                   mem.get('peak_total_mib')), '',
-              '| run | concurrency | wall (s) | cores busy (%) | not as '
-              'expected | left behind | resident (MiB) | load |',
-              '|---|---|---|---|---|---|---|---|']
+              '| run | concurrency | wall (s) | cores busy (%) | CPU, '
+              'machine (s) | CPU, services (s) | not as expected | left '
+              'behind | resident (MiB) | load |',
+              '|---|---|---|---|---|---|---|---|---|---|']
     for r in soak.get('each') or []:
-        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             r['run'], r['concurrency'], r['wall_s'], r.get('cpu_busy_pct'),
+            r.get('cpu_busy_s'), (r.get('service_cpu_s') or {}).get('total'),
             ', '.join(u['capability'] for u in r['unexpected']) or '-',
             ', '.join(r['leftovers']) or '-',
             (r.get('memory') or {}).get('total', {}).get('rss_mib'),
@@ -315,21 +317,35 @@ def _soak_lines(soak):
         lines.append('- run %s (concurrency %s): %s %s, expected %s: %s' % (
             u['run'], u['concurrency'], u['capability'], u.get('status'),
             u.get('expected'), u.get('explanation')))
+    split = soak.get('cpu_first_run')
+    if split:
+        lines += ['', 'CPU of the first run: the machine\'s cores were '
+                  'busy %s s, %s s of it in the service processes and %s s '
+                  'elsewhere (Tempest, its workers, the CLIs, the runner). '
+                  'On %s cores no schedule runs that in less than %s s '
+                  '(the services\' part alone: %s s); it took %s s.' % (
+                      split['machine_s'], split['services_s'],
+                      split['rest_s'], split['cores'], split['floor_s'],
+                      split['services_floor_s'], split['wall_s'])]
     each = soak.get('each') or [{}]
     first = each[0].get('memory') or {}
     last = each[-1].get('memory') or {}
     if last:
         # The first run is a clean run of every seed on a fresh cloud:
         # the peaks after it are that run's.
+        cpu_first = each[0].get('service_cpu_s') or {}
+        cpu_last = each[-1].get('service_cpu_s') or {}
         lines += ['', 'Resident memory (MiB) by service process, and its '
-                  'peak: after the first run (a clean run of every seed '
-                  'on a fresh cloud) and after the last.', '',
+                  'peak, after the first run (a clean run of every seed '
+                  'on a fresh cloud) and after the last; and the CPU '
+                  'seconds it used during each of the two.', '',
                   '| service process | resident, run 1 | peak, run 1 | '
-                  'resident, last run | peak, last run |',
-                  '|---|---|---|---|---|']
+                  'resident, last run | peak, last run | CPU, run 1 (s) | '
+                  'CPU, last run (s) |',
+                  '|---|---|---|---|---|---|---|']
         for name, m in sorted(last.items()):
             f = first.get(name) or {}
-            lines.append('| %s | %s | %s | %s | %s |' % (
+            lines.append('| %s | %s | %s | %s | %s | %s | %s |' % (
                 name, f.get('rss_mib'), f.get('peak_mib'), m['rss_mib'],
-                m['peak_mib']))
+                m['peak_mib'], cpu_first.get(name), cpu_last.get(name)))
     return lines

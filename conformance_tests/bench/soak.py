@@ -5,7 +5,11 @@ as expected, with its explanation (a flake shows here, and is fixed in
 the test or the wait it relies on, never by a retry), and what it left
 behind (its inventory before and after). After each run the cloud's
 service processes are measured: resident memory now and at its peak
-(VmRSS, VmHWM), so growth from the first run to the last shows a leak.
+(VmRSS, VmHWM), so growth from the first run to the last shows a leak,
+and the CPU seconds each used during the run beside the machine's: what
+the services spend on the suite's requests against what the suite
+itself (Tempest, its workers, the CLIs) spends, which bounds how short a
+run can be on this machine's cores.
 """
 
 import json
@@ -32,6 +36,33 @@ def memory(processes):
     return out
 
 
+def cpu_seconds(processes):
+    """{service process: CPU seconds it has used since it started (user
+    and system, its waited-for children's included)}, for the processes
+    still alive."""
+    out = {}
+    for name, pid in processes.items():
+        try:
+            with open('/proc/%d/stat' % pid) as f:
+                # Fields after the command name, which may hold spaces:
+                # utime stime cutime cstime are the 12th to 15th.
+                fields = f.read().rsplit(')', 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        out[name] = sum(int(v) for v in fields[11:15]) / float(
+            stats.CLOCK_TICKS)
+    return out
+
+
+def cpu_used(before, after):
+    """{service process: CPU seconds used between two cpu_seconds()} for
+    the processes in both, and their sum under 'total'."""
+    out = {name: round(after[name] - before[name], 1)
+           for name in sorted(after) if name in before}
+    out['total'] = round(sum(out.values()), 1)
+    return out
+
+
 def _proc_status(pid):
     try:
         with open('/proc/%d/status' % pid) as f:
@@ -55,9 +86,11 @@ def one_run(tempest_conf, workdir, concurrency, index):
     code, seconds = children.conformance(
         ['run', '--tempest-conf', tempest_conf, '--workdir', run_dir,
          '--concurrency', str(concurrency), '--inventory'], log)
+    cpu_after = stats.cpu_times()
     result = {'concurrency': concurrency, 'run': index,
               'wall_s': round(seconds, 1), 'exit_code': code, 'log': log,
-              'cpu_busy_pct': stats.busy_pct(cpu_before, stats.cpu_times())}
+              'cpu_busy_pct': stats.busy_pct(cpu_before, cpu_after),
+              'cpu_busy_s': stats.busy_seconds(cpu_before, cpu_after)}
     report = os.path.join(run_dir, 'report.json')
     if not os.path.exists(report):
         result['unexpected'] = [{'capability': '(no report)',
@@ -75,6 +108,22 @@ def one_run(tempest_conf, workdir, concurrency, index):
     result['leftovers'] = list(
         data['summary'].get('inventory_differences') or [])
     return result
+
+
+def cpu_split(run, cores=None):
+    """Where one run's CPU went: the machine's busy seconds, the service
+    processes' share, the rest (Tempest, its workers, the CLIs, the
+    runner; anything else the machine ran), and the shortest wall time
+    that much CPU allows on this machine's cores, all of it and the
+    services' part alone."""
+    cores = cores or os.cpu_count() or 1
+    busy = run['cpu_busy_s']
+    services = run['service_cpu_s']['total']
+    return {'machine_s': busy, 'services_s': services,
+            'rest_s': round(busy - services, 1), 'cores': cores,
+            'floor_s': round(busy / cores, 1),
+            'services_floor_s': round(services / cores, 1),
+            'wall_s': run['wall_s']}
 
 
 # Issue 27's leak target: growth over 10 consecutive runs on one cloud,
@@ -99,6 +148,8 @@ def summary(runs):
     out = {'runs': len(runs), 'unexpected': unexpected,
            'leftovers': leftovers,
            'wall_s': round(sum(r['wall_s'] for r in runs), 1)}
+    if runs and runs[0].get('service_cpu_s') and runs[0].get('cpu_busy_s'):
+        out['cpu_first_run'] = cpu_split(runs[0])
     if totals:
         first, last = totals[0]['rss_mib'], totals[-1]['rss_mib']
         # Ten consecutive runs of the first series (one concurrency);

@@ -1,6 +1,10 @@
 """Small summaries of a list of seconds."""
 
 import math
+import os
+
+#: /proc's unit of CPU time (jiffies per second).
+CLOCK_TICKS = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
 
 
 def percentile(values, pct):
@@ -25,7 +29,7 @@ def summary(values):
 def load_average():
     """The 1-minute load average, or None where the OS does not say."""
     try:
-        return round(__import__('os').getloadavg()[0], 2)
+        return round(os.getloadavg()[0], 2)
     except OSError:
         return None
 
@@ -42,6 +46,14 @@ def cpu_times(path='/proc/stat'):
     # already in user): idle and iowait are a core with nothing to run.
     total = sum(fields[:8])
     return total - fields[3] - fields[4], total
+
+
+def busy_seconds(before, after):
+    """CPU seconds the machine's cores spent busy between two
+    cpu_times(), summed over the cores (2 cores busy for 1 s: 2.0)."""
+    if not before or not after:
+        return None
+    return round((after[0] - before[0]) / float(CLOCK_TICKS), 1)
 
 
 def busy_pct(before, after):

@@ -2,6 +2,7 @@
 
 import json
 import os
+import time
 
 import fixtures
 import testtools
@@ -53,6 +54,10 @@ class StatsTest(testtools.TestCase):
         self.assertIsNone(stats.busy_pct(before, before))
         self.assertIsNone(stats.busy_pct(None, after))
         self.assertIsNone(stats.cpu_times(stat + '.absent'))
+        # 150 jiffies busy, summed over the cores
+        self.assertEqual(round(150.0 / stats.CLOCK_TICKS, 1),
+                         stats.busy_seconds(before, after))
+        self.assertIsNone(stats.busy_seconds(None, after))
 
 
 class ColdStartTest(testtools.TestCase):
@@ -299,16 +304,48 @@ class SoakTest(testtools.TestCase):
         self.assertEqual(found['me']['rss_mib'], found['total']['rss_mib'])
 
     def test_report_lists_each_run_and_each_unexpected_verdict(self):
-        out = soak.summary([self._run(1, ['c.a'])])
-        out['each'] = [dict(self._run(1, ['c.a']), memory={
-            'nova': {'rss_mib': 60.0, 'peak_mib': 70.0},
-            'total': {'rss_mib': 60.0, 'peak_mib': 70.0}})]
+        run = dict(self._run(1, ['c.a']), cpu_busy_s=30.0,
+                   service_cpu_s={'nova': 12.5, 'total': 12.5}, memory={
+                       'nova': {'rss_mib': 60.0, 'peak_mib': 70.0},
+                       'total': {'rss_mib': 60.0, 'peak_mib': 70.0}})
+        out = soak.summary([run])
+        out['each'] = [run]
         text = '\n'.join(report._soak_lines(out))
         self.assertIn('1 runs of the whole suite', text)
-        self.assertIn('| 1 | 2 | 10.0 | None | c.a | - | 60.0 |', text)
+        self.assertIn('| 1 | 2 | 10.0 | None | 30.0 | 12.5 | c.a | - | '
+                      '60.0 |', text)
         self.assertIn('- run 1 (concurrency 2): c.a', text)
-        self.assertIn('| nova | 60.0 | 70.0 | 60.0 | 70.0 |', text)
+        self.assertIn('| nova | 60.0 | 70.0 | 60.0 | 70.0 | 12.5 | 12.5 |',
+                      text)
         self.assertIn('no run 10 (the ten-run growth is not measured)', text)
+        self.assertIn('busy 30.0 s, 12.5 s of it in the service processes '
+                      'and 17.5 s elsewhere', text)
+
+    def test_cpu_of_a_process_counts_from_its_start(self):
+        pid = os.getpid()
+        before = soak.cpu_seconds({'me': pid, 'gone': 2 ** 22 + 7})
+        self.assertEqual({'me'}, set(before))
+        deadline = time.process_time() + 0.05
+        while time.process_time() < deadline:  # burn a little CPU
+            pass
+        used = soak.cpu_used(before, soak.cpu_seconds({'me': pid}))
+        self.assertEqual({'me', 'total'}, set(used))
+        self.assertGreaterEqual(used['me'], 0.0)
+        self.assertEqual(used['me'], used['total'])
+        self.assertGreater(before['me'], 0.0)
+
+    def test_cpu_split_bounds_the_wall_time_by_the_cores(self):
+        run = {'cpu_busy_s': 300.0, 'wall_s': 190.0,
+               'service_cpu_s': {'nova': 150.0, 'keystone': 50.0,
+                                 'total': 200.0}}
+        self.assertEqual(
+            {'machine_s': 300.0, 'services_s': 200.0, 'rest_s': 100.0,
+             'cores': 2, 'floor_s': 150.0, 'services_floor_s': 100.0,
+             'wall_s': 190.0}, soak.cpu_split(run, cores=2))
+        # summary() splits the first run's, when it was measured
+        self.assertNotIn('cpu_first_run', soak.summary([self._run(1)]))
+        self.assertEqual(100.0, soak.summary([dict(run, **self._run(1))])[
+            'cpu_first_run']['rest_s'])
 
 
 class OptionsTest(testtools.TestCase):
