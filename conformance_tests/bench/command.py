@@ -233,9 +233,11 @@ class Bench(object):
                     'scale H=%d: the scenario ended %s; see %s' % (
                         hosts, point['status'], os.path.join(
                             self.files, 'scale-h%d.subunit' % hosts)))
-            self.progress('  H=%d: %s s, %s boots/s (%s)' % (
+            self.progress('  H=%d: %s s, %s boots/s (%s)%s' % (
                 hosts, point['seconds'], point['boots_per_s'],
-                point['status']))
+                point['status'], '; fill %s s a boot, cleanup %s s' % (
+                    point['fill_s_per_boot'], point['cleanup_s'])
+                if 'fill_s' in point else ''))
 
     def reference_leases(self):
         """The lease starts again on a cloud with the spec references

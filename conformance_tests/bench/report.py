@@ -265,12 +265,18 @@ def _later_sections(fig):
             _or_dash(m.get('tests_s')), m['killed']))
     lines += _soak_lines(fig.get('soak') or {})
     lines += ['', '## Scale: anti-affinity K=3 fill and overflow', '',
-              '| hosts H | boots (3H+1) | seconds | boots/s | test | load |',
-              '|---|---|---|---|---|---|']
+              'Seconds are the test\'s, its cleanup included; the fill is '
+              'its first to its last boot request (s a boot over the 3H '
+              'boots between them), the cleanup its cleanups\' first to '
+              'last request (deleting 3H servers side by side).', '',
+              '| hosts H | boots (3H+1) | seconds | boots/s | fill (s) | '
+              'fill, s a boot | cleanup (s) | test | load |',
+              '|---|---|---|---|---|---|---|---|---|']
     for p in fig.get('scale') or []:
-        lines.append('| %s | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             p['hosts'], p['boots'], p['seconds'], p['boots_per_s'],
-            p['status'], _load(p)))
+            _or_dash(p.get('fill_s')), _or_dash(p.get('fill_s_per_boot')),
+            _or_dash(p.get('cleanup_s')), p['status'], _load(p)))
     if fig.get('errors'):
         lines += ['', '## Steps that failed', '']
         lines += ['- %s' % e for e in fig['errors']]

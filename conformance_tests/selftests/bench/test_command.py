@@ -12,6 +12,7 @@ from conformance_tests.bench import command
 from conformance_tests.bench import gabbi_cost
 from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import report
+from conformance_tests.bench import scale
 from conformance_tests.bench import soak
 from conformance_tests.bench import stats
 from conformance_tests.bench import subunit_times
@@ -220,6 +221,60 @@ class TargetsTest(testtools.TestCase):
                               'status': 'fail'}]}
         at_16 = [t for t in targets.judge(figures) if 'H=16' in t['target']]
         self.assertEqual([None], [t['measured'] for t in at_16])
+
+
+class ScalePhasesTest(testtools.TestCase):
+
+    LINE = ('2026-11-27 09:%s 7986 INFO tempest.lib.common.rest_client '
+            '[req-1 req-1 ] Request (ServerGroupSpreadTest:%s): %s %s '
+            'http://127.0.0.1:18203/v2.1/%s 0.2s\n')
+
+    def _log(self, *requests):
+        path = self.useFixture(fixtures.TempDir()).join('tempest.log')
+        with open(path, 'w') as f:
+            f.write('2026-11-27 09:00:00.000 1 INFO tempest [-] started\n')
+            for when, caller, status, method, url in requests:
+                f.write(self.LINE % (when, caller, status, method, url))
+        return path
+
+    def _fill_and_cleanup(self):
+        test, cleanup = 'test_max_server_per_host_3', '_run_cleanups'
+        return [('00:01.000', test, 202, 'POST', 'servers'),
+                ('00:01.500', test, 200, 'GET', 'servers/s1'),
+                ('00:03.000', test, 202, 'POST', 'servers'),
+                ('00:06.000', test, 202, 'POST', 'servers?x=1'),
+                ('00:07.000', test, 202, 'POST', 'os-server-groups'),
+                ('00:08.000', cleanup, 204, 'DELETE', 'servers/s1'),
+                ('00:20.500', cleanup, 404, 'GET', 'servers/s1')]
+
+    def test_fill_and_cleanup_are_read_from_the_tests_requests(self):
+        self.assertEqual(
+            {'fill_s': 5.0, 'fill_s_per_boot': 2.5, 'cleanup_s': 12.5},
+            scale.phases(self._log(*self._fill_and_cleanup()), 3))
+
+    def test_a_phase_is_never_guessed(self):
+        requests = self._fill_and_cleanup()
+        # One boot request short of 3H+1: the run stopped early.
+        self.assertEqual({}, scale.phases(self._log(*requests), 4))
+        # No cleanup request logged.
+        self.assertEqual({}, scale.phases(self._log(*requests[:5]), 3))
+        self.assertEqual({}, scale.phases('/nonexistent/tempest.log', 3))
+
+    def test_the_report_gives_the_phases_or_a_dash(self):
+        figures = {'started': 'now', 'machine': {
+            'host': 'h', 'cores': 2, 'load_start': 1.0, 'load_end': 2.0},
+            'scale': [
+            {'hosts': 3, 'boots': 10, 'seconds': 12.0, 'boots_per_s': 0.83,
+             'status': 'success', 'fill_s': 6.3, 'fill_s_per_boot': 0.7,
+             'cleanup_s': 4.1},
+            {'hosts': 8, 'boots': 25, 'seconds': 30.0, 'boots_per_s': 0.83,
+             'status': 'fail'}]}
+        workdir = self.useFixture(fixtures.TempDir()).path
+        with open(report.write(workdir, figures)[1]) as f:
+            text = f.read()
+        self.assertIn('| 3 | 10 | 12.0 | 0.83 | 6.3 | 0.7 | 4.1 | success |',
+                      text)
+        self.assertIn('| 8 | 25 | 30.0 | 0.83 | - | - | - | fail |', text)
 
 
 class ReportTest(testtools.TestCase):
