@@ -28,7 +28,7 @@ CLEANUP_CALLER = 'ServerGroupSpreadTest:_run_cleanups'
 # (<class>:<method>): <status> <METHOD> <url> <seconds>s"
 _REQUEST = re.compile(
     r'^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+) .* Request \(([^)]*)\): '
-    r'(\d{3}) ([A-Z]+) (\S+)')
+    r'\d{3} ([A-Z]+) (\S+)')
 
 
 def measure(cloud, hosts, workdir, say):
@@ -65,7 +65,7 @@ def phases(log_path, boots):
                 match = _REQUEST.match(line)
                 if not match:
                     continue
-                when, caller, _, method, url = match.groups()
+                when, caller, method, url = match.groups()
                 at = datetime.datetime.strptime(
                     when, '%Y-%m-%d %H:%M:%S.%f').timestamp()
                 if (caller == TEST_CALLER and method == 'POST' and
