@@ -15,6 +15,7 @@ nova is configured with comes from its descriptor (__init__.py),
 other services' hooks included; this module only applies it.
 """
 
+import contextlib
 import functools
 import importlib
 import json
@@ -44,6 +45,10 @@ def harness_class():
         def runTest(self):  # TestCase needs a method to exist
             pass
 
+        def setUp(self):
+            with futurist_idle_wait_kept():
+                super().setUp()
+
         def _setup_cells(self):
             # Keep the CellDatabases fixture: cell outages act on it.
             from nova.tests import fixtures as nova_fixtures
@@ -61,6 +66,30 @@ def harness_class():
                 del self.useFixture
 
     return CloudHarness
+
+
+@contextlib.contextmanager
+def futurist_idle_wait_kept():
+    """Keep how long futurist's idle pool workers sleep as futurist ships it.
+
+    nova.test.TestCase.setUp sets ThreadWorker.MAX_IDLE_FOR to 0.01 s (a
+    hack for its functional tests, so that a test's pools stop at once;
+    futurist bug 2160159), where futurist ships 1 s. A nova service never
+    sets it. An idle worker wakes every MAX_IDLE_FOR to check whether it
+    should stop, and on this cloud every RPC server (the conductor, the
+    scheduler, each compute) has a pool in one process: the idle cloud
+    made about 2,200 context switches a second, and at 64 hosts, with
+    some 600 workers, the wake-ups were most of nova's kernel time
+    (doc/bench.md, "Scale curve"). The cloud never stops a pool before
+    the process ends, so the quick stop the hack buys is of no use here.
+    Which work runs, on how many workers, is unchanged.
+    """
+    from futurist import _thread
+    shipped = _thread.ThreadWorker.MAX_IDLE_FOR
+    try:
+        yield
+    finally:
+        _thread.ThreadWorker.MAX_IDLE_FOR = shipped
 
 
 def _register_password_auth_opts(conf, group):
