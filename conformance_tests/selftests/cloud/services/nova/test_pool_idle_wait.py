@@ -1,6 +1,5 @@
 """nova's harness leaves futurist's idle workers sleeping as shipped."""
 
-import os
 import subprocess
 import sys
 
@@ -40,9 +39,8 @@ class FuturistIdleWaitTest(testtools.TestCase):
         # eventlet unless nova's threading mode is chosen first, as the
         # cloud's nova process does, and a patched runner hangs the
         # other self-tests (their WSGI servers block).
-        env = dict(os.environ, OS_NOVA_DISABLE_EVENTLET_PATCHING='True')
         child = subprocess.run(
-            [sys.executable, '-c', _HARNESS_CHILD], env=env,
+            [sys.executable, '-c', _HARNESS_CHILD],
             capture_output=True, text=True, timeout=120)
         self.assertEqual(0, child.returncode, child.stderr[-2000:])
         shipped, after = child.stdout.split()
@@ -53,8 +51,8 @@ class FuturistIdleWaitTest(testtools.TestCase):
 # nova's databases) and does only what matters here; the child prints
 # futurist's idle wait before and after the cloud harness's setUp.
 _HARNESS_CHILD = """
-from nova import monkey_patch
-monkey_patch.patch()  # threading mode, as in the cloud's nova process
+from conformance_tests.cloud.services.nova import SERVICE
+SERVICE.prepare_process()  # nova's mode, as in the cloud's nova process
 import nova.test
 from futurist import _thread
 from conformance_tests.cloud.services.nova import app
