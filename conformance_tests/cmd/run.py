@@ -98,6 +98,8 @@ def add_parsers(sub, common, cloud_options):
                      help='whose expectations to judge by (default: '
                           '%(default)s)')
     _scope_options(rep)
+    # A rebuilt report judges not-applicable as the gate's run did.
+    _require_option(rep)
     rep.set_defaults(func=cmd_report)
 
     sel = sub.add_parser('select', help=(
@@ -125,10 +127,12 @@ def _require_option(parser):
                             '[conformance] require adds to it)'))
 
 
-def requirements(args, tempest_conf=None):
-    """What the run must have: --require and tempest.conf's [conformance]
-    require, API types translated to [service_available] names."""
-    wanted = list(args.require or [])
+def requirements(words, tempest_conf=None):
+    """What the run must have: ``words`` (--require) and tempest.conf's
+    [conformance] require, API types translated to [service_available]
+    names. Words, not the parsed arguments: each command passes what its
+    own parser defines."""
+    wanted = list(words or [])
     if tempest_conf:
         parser = configparser.ConfigParser(interpolation=None, strict=False)
         parser.read(tempest_conf)
@@ -224,7 +228,7 @@ def cmd_run(args):
         _check_tempest_conf(args.tempest_conf)
         # Before any test: an unfit cloud or conf is one line, exit 2.
         findings = preflight_cmd.run_preflight(args.tempest_conf, workdir)
-    required = requirements(args, args.tempest_conf)
+    required = requirements(args.require, args.tempest_conf)
     ui.say('scope: %d of %d capabilities, %d tests' % (
         len(scope.ids), len(scope.capabilities), len(scope.test_ids)))
     try:
@@ -340,11 +344,9 @@ def _report(workdir, results, target, scope, allow_skips, duration=None,
                           scope=set(scope.ids), required=required,
                           release=release)
     summary = build.summarise(caps, results, target, allow_skips, duration,
-                              required=required, inventory=inventory)
+                              required=required, inventory=inventory,
+                              release=release)
     summary['profile'] = profile
-    if release:
-        # the older series the embedded cloud was built from (--release)
-        summary['release'] = release
     if versions:
         # {distribution: version} of the embedded cloud (conformance matrix)
         summary['versions'] = versions
@@ -374,6 +376,7 @@ def cmd_report(args):
         results = results_mod.attribute_class_outcomes(results, selection)
     target = args.target
     allow_skips = args.allow_skips
+    required = args.require or []
     release = versions = None
     if not target:
         try:
@@ -385,8 +388,9 @@ def cmd_report(args):
         release = previous.get('release')
         versions = previous.get('versions')
         allow_skips = allow_skips or previous.get('skips_allowed', False)
+        required = required + previous.get('required', [])
     return _report(workdir, results, target, scope, allow_skips=allow_skips,
-                   profile=args.profile, required=requirements(args),
+                   profile=args.profile, required=requirements(required),
                    release=release, versions=versions)
 
 
@@ -432,8 +436,8 @@ def cmd_mutants(args):
                 for m in chosen if m.name in skipped]
     summary = mutant_rules.summarise(outcome, args.profile, args.matrix,
                                      time.monotonic() - started)
-    if release:
-        summary['release'] = release
+    # Whose expectations judged the kills, today's series too.
+    summary['release'] = release or packages.release()
     survived = summary['survived']
     untidy = [o['name'] for o in outcome if o.get('left_behind')]
     path = os.path.join(workdir, 'mutants.json')

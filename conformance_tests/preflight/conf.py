@@ -10,7 +10,7 @@ import os
 
 import yaml
 
-from conformance_tests.preflight import redact
+from conformance_tests.common import secret_options
 
 # configparser folds [DEFAULT] into every section; oslo.config does not.
 _NO_DEFAULT_SECTION = '\0none'
@@ -67,11 +67,12 @@ class TempestConf(object):
             group, option, text))
 
     def secrets(self):
-        """Every value of an option whose name says it is a secret."""
-        return [self._parser.get(section, option)
-                for section in self._parser.sections()
-                for option in self._parser.options(section)
-                if redact.SECRET_OPTION.search(option)]
+        """Every value that is a secret (common/secret_options.py)."""
+        values = [(option, self._parser.get(section, option))
+                  for section in self._parser.sections()
+                  for option in self._parser.options(section)]
+        return [value for option, value in values
+                if secret_options.is_secret(option, value)]
 
 
 class Credential(object):

@@ -12,11 +12,9 @@ MASK = '***'
 # Shorter values cannot be masked without garbling everything around
 # them (and are no secret worth the name).
 MIN_LENGTH = 3
-# Option names whose values are secrets (admin_password,
-# fault_control_token, ...), and values that cannot be one (a flag
-# named ..._token_... is no secret, and masking 'true' garbles every
-# message).
-SECRET_OPTION = re.compile(r'password|token|secret', re.I)
+# Values never masked, whatever option they came from: masking 'true'
+# garbles every message. (Which options hold secrets:
+# common/secret_options.py.)
 _NOT_SECRET = ('true', 'false', 'yes', 'no', 'on', 'off', 'none')
 # Credentials inside a URL: scheme://user:password@host
 _USERINFO = re.compile(r'(?<=://)[^/@\s]+@')

@@ -22,6 +22,7 @@ import os
 import re
 
 from conformance_tests.cloud import profiles
+from conformance_tests.cloud import releases
 from conformance_tests.report import applicability
 
 SPEC_REFERENCE = 'spec-reference'
@@ -32,9 +33,10 @@ NOT_APPLICABLE = 'not-applicable'
 def expectation(cap, profile, release=None):
     """{'status': pass|fail|partial, 'signature': regex or None}.
 
-    ``release``: the older series the cloud ran (None: today's). Its
-    expectation (the guideline's ``by_release``) stands for upstream's,
-    in every profile that has none of its own and is no spec reference.
+    ``release``: the series the cloud ran (None: today's). Its
+    expectation (the guideline's ``by_release``, written for older
+    series) stands for upstream's, in every profile that has none of its
+    own and is no spec reference.
     """
     expect = cap.get('expect', {})
     if profile in expect:
@@ -203,11 +205,14 @@ def verdicts(capabilities, results, profile='default', scope=None,
 
 
 def summarise(caps, results, target, allow_skips, duration=None,
-              required=(), inventory=None):
+              required=(), inventory=None, release=None):
     """The run's summary. ``inventory``: the differences between the
     cloud's inventory before and after the run (tools/inventory.py), or
     None when none was taken; any difference makes the run not as
-    expected: a run leaves the cloud as it found it."""
+    expected: a run leaves the cloud as it found it. ``release``: the
+    series whose expectations judged the verdicts (None: today's); every
+    report names it, today's too, so a report read later or elsewhere
+    still says what it was judged by."""
     counts = {}
     for cap in caps:
         counts[cap['status']] = counts.get(cap['status'], 0) + 1
@@ -217,6 +222,7 @@ def summarise(caps, results, target, allow_skips, duration=None,
     unmapped = sorted(k for k in results if k not in known)
     return {
         'target': target,
+        'release': release or releases.CURRENT,
         'capabilities': len(caps),
         'in_scope': sum(1 for c in caps if c['status'] != NOT_IN_SCOPE),
         'by_status': counts,
@@ -245,9 +251,8 @@ def write(workdir, caps, summary):
 
 def markdown(caps, summary):
     lines = ['# Conformance report', '',
-             'Target: %s' % summary['target'], ''] + (
-                 ['Release: %s' % summary['release'], '']
-                 if summary.get('release') else []) + [
+             'Target: %s' % summary['target'], '',
+             'Release: %s' % _series(summary), '',
              '| capability | seed | status | expected | tests | gabbi '
              'requests |', '|---|---|---|---|---|---|']
     for cap in caps:
@@ -298,6 +303,14 @@ def markdown(caps, summary):
     return '\n'.join(lines) + '\n'
 
 
+def _series(summary):
+    """'2024.1', or '2026.2 (today's series)': whose expectations judged
+    the report."""
+    series = summary['release']
+    return series + (" (today's series)" if series == releases.CURRENT
+                     else '')
+
+
 def _expected_text(cap):
     if cap['expected'] == 'pass':
         return 'pass'
@@ -331,9 +344,10 @@ def table(caps, summary):
         if cap['explanation'] and (not cap['as_expected'] or
                                    cap['status'] == NOT_APPLICABLE):
             rows.append('  %s: %s' % (cap['id'], cap['explanation'][:400]))
-    rows.append('%s capabilities (%d in scope): %s; %d tests, %d gabbi '
-                'requests: %s' % (
-                    summary['capabilities'], summary['in_scope'],
-                    _counts(summary), summary['tests_run'],
-                    summary['gabbi_requests'], _verdict(summary)))
+    rows.append('release %s: %s capabilities (%d in scope): %s; %d tests, '
+                '%d gabbi requests: %s' % (
+                    _series(summary), summary['capabilities'],
+                    summary['in_scope'], _counts(summary),
+                    summary['tests_run'], summary['gabbi_requests'],
+                    _verdict(summary)))
     return '\n'.join(rows)

@@ -8,7 +8,7 @@ names the cloud's endpoints and accounts):
     results.subunit          the run's subunit v2 stream
     selected-tests.txt       the tests the run selected (its workspace's)
     tempest.conf             that workspace's etc/tempest.conf, every
-                             password/secret/token/key option <removed>
+                             secret <removed> (common/secret_options.py)
     preflight.json           when the workdir has one
     guidelines/*.yaml        every capability file the report judged by
     suite.json               suite version, guidelines digest, times
@@ -35,6 +35,7 @@ import zlib
 
 import yaml
 
+from conformance_tests.common import secret_options
 from conformance_tests.report import build
 from conformance_tests.report import guidelines as guidelines_mod
 from conformance_tests.report import results as results_mod
@@ -49,7 +50,9 @@ REQUIRED = (REPORT, REPORT_MD, SUBUNIT, SELECTED, CONF, SUITE)
 WORKSPACES = ('workspace', 'vendor-workspace')
 DISTRIBUTION = 'openstack-conformance-tests'  # setup.cfg [metadata] name
 REMOVED = '<removed>'
-SECRET = re.compile('password|secret|token|key', re.IGNORECASE)
+# A secret copied into a longer value is removed from it only from this
+# length on: a shorter one would garble unrelated text.
+MIN_LEAK = 6
 _USERINFO = re.compile(r'(?<=://)[^/@\s]+@')  # scheme://user:password@
 # Members are plain names, at most one folder deep (guidelines/x.yaml):
 # nothing a hostile archive names can land outside the temp dir.
@@ -99,25 +102,29 @@ def _sections(parser):
 
 
 def redact(text):
-    """tempest.conf with the value of every option whose name says it is
-    a secret replaced by REMOVED. Parsed, not pattern-matched, so that a
-    continuation line or an odd spacing cannot keep a secret."""
+    """tempest.conf with every secret replaced by REMOVED: each option
+    that holds one (common/secret_options.py), each other value that
+    equals a secret or contains one, and a URL's user:password@. Parsed,
+    not pattern-matched, so that a continuation line or an odd spacing
+    cannot keep a secret."""
     parser = _ini(text)
-    found = []
+    found = set()
     for section in _sections(parser):  # DEFAULT first: sections inherit
         for option in list(parser[section]):
             value = parser[section][option]
-            if SECRET.search(option) and value != REMOVED:
-                found.append(value.strip())
+            if value != REMOVED and secret_options.is_secret(option, value):
+                found.add(value.strip())
                 parser[section][option] = REMOVED
-    # A secret copied into another value goes too, longest first (one
-    # that contains another goes whole); short or boolean values of
-    # 'key' options are no secrets. So does a URL's user:password@.
-    leaks = sorted((s for s in found if len(s) >= 6 and s.lower() not in (
-        'true', 'false')), key=len, reverse=True)
+    # Longest first: a secret that contains another goes whole.
+    leaks = sorted((s for s in found if len(s) >= MIN_LEAK), key=len,
+                   reverse=True)
     for section in _sections(parser):
         for option in list(parser[section]):
-            value = _USERINFO.sub(REMOVED + '@', parser[section][option])
+            value = parser[section][option]
+            if value.strip() in found:
+                parser[section][option] = REMOVED
+                continue
+            value = _USERINFO.sub(REMOVED + '@', value)
             for leak in leaks:
                 value = value.replace(leak, REMOVED)
             if value != parser[section][option]:
@@ -128,11 +135,12 @@ def redact(text):
 
 
 def unredacted(text):
-    """'[section] option' of each secret option that still has a value."""
+    """'[section] option' of each option that still holds a secret."""
     parser = _ini(text)
     return ['[%s] %s' % (section, option)
             for section in _sections(parser) for option in parser[section]
-            if SECRET.search(option) and parser[section][option] != REMOVED]
+            if parser[section][option] != REMOVED and
+            secret_options.is_secret(option, parser[section][option])]
 
 
 def suite_version():

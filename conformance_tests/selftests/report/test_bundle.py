@@ -68,6 +68,12 @@ login_url = https://viewer:only-1n-the-url@127.0.0.1/login
 
 [conformance]
 fault_control_token = t0k
+
+[compute-feature-enabled]
+change_password = true
+
+[validation]
+image_ssh_password = s3cret
 """
 
 
@@ -201,6 +207,9 @@ class BundleTest(testtools.TestCase):
         self.assertIn('uri_v3 = http://127.0.0.1:5000/v3', conf)
         self.assertIn('admin_username = admin', conf)
         self.assertIn('login_url = https://<removed>@127.0.0.1/login', conf)
+        # A flag named after a password is no secret: the receiver reads it.
+        self.assertIn('change_password = true', conf)
+        self.assertIn('image_ssh_password = <removed>', conf)
         for name, data in members.items():
             self.assertNotIn(ACCOUNTS_SECRET.encode(), data, name)
 
@@ -441,3 +450,27 @@ class RedactTest(testtools.TestCase):
             self.assertNotIn(secret, out)
         self.assertIn('name = keep', out)
         self.assertEqual([], bundle.unredacted(out))
+
+    def test_flags_and_settings_named_after_a_secret_stay(self):
+        text = ('[compute-feature-enabled]\nchange_password = true\n'
+                '[identity]\nuser_unique_last_password_count = 2\n'
+                'use_system_token = False\n')
+
+        def options(text):
+            parser = bundle._ini(text)
+            return {s: dict(parser[s]) for s in parser.sections()}
+        self.assertEqual(options(text), options(bundle.redact(text)))
+        self.assertEqual([], bundle.unredacted(text))
+
+    def test_a_value_equal_to_a_secret_goes_however_short(self):
+        out = bundle.redact('[auth]\nadmin_password = pw1\n'
+                            '[other]\nlogin = pw1\nname = pw12\n')
+        self.assertNotIn('= pw1\n', out)
+        self.assertIn('login = <removed>', out)
+        self.assertIn('name = pw12', out)  # short: not searched inside
+
+    def test_a_secret_left_in_a_bundle_is_found(self):
+        self.assertEqual(['[auth] admin_password', '[x] change_password'],
+                         bundle.unredacted(
+                             '[auth]\nadmin_password = 1234\n'
+                             '[x]\nchange_password = hunter2\n'))

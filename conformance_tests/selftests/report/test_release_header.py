@@ -1,26 +1,40 @@
-"""The report of a run on an older series (`--release`) names it."""
+"""Every report names the series whose expectations judged it: an older
+one (`--release`) and today's alike, in report.json, report.md and the
+table the run prints."""
+
+import argparse
+import json
+import os
 
 import fixtures
 import testtools
 
 from conformance_tests.cloud import packages
+from conformance_tests.cloud import releases
 from conformance_tests.cmd import run
 from conformance_tests.report import build
 
 
-def _summary(**extra):
-    return dict(build.summarise([], {}, 'embedded cloud', False), **extra)
+def _summary(release=None):
+    return build.summarise([], {}, 'embedded cloud', False, release=release)
 
 
 class ReleaseHeaderTest(testtools.TestCase):
 
-    def test_no_release_line_on_the_current_series(self):
-        text = build.markdown([], _summary())
-        self.assertNotIn('Release:', text)
+    def test_todays_series_is_named_too(self):
+        summary = _summary()
+        self.assertEqual(releases.CURRENT, summary['release'])
+        self.assertIn("\nRelease: %s (today's series)\n" % releases.CURRENT,
+                      build.markdown([], summary))
+        self.assertIn("release %s (today's series): 0 capabilities" %
+                      releases.CURRENT, build.table([], summary))
 
-    def test_release_line(self):
-        text = build.markdown([], _summary(release='2024.1'))
-        self.assertIn('\nRelease: 2024.1\n', text)
+    def test_an_older_series(self):
+        summary = _summary('2024.1')
+        self.assertEqual('2024.1', summary['release'])
+        self.assertIn('\nRelease: 2024.1\n', build.markdown([], summary))
+        self.assertIn('release 2024.1: 0 capabilities',
+                      build.table([], summary))
 
 
 class EmbeddedTargetTest(testtools.TestCase):
@@ -48,3 +62,23 @@ class EmbeddedTargetTest(testtools.TestCase):
     def test_unknown_series_is_a_command_error(self):
         self.release('1999.1')
         self.assertRaises(run.CommandError, run._embedded_target, 'default')
+
+
+class MutantsJsonTest(testtools.TestCase):
+    """mutants.json, the mutant run's report, names its series too."""
+
+    def test_todays_series(self):
+        self.useFixture(fixtures.EnvironmentVariable(
+            packages.RELEASE_VARIABLE, None))
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.run._run_mutants', lambda *a, **k: []))
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.common.ui.say', lambda message: None))
+        workdir = self.useFixture(fixtures.TempDir()).path
+        args = argparse.Namespace(
+            list=False, only=None, seed=['003'], capability=None,
+            parallel=1, workdir=workdir, profile='default', matrix=False)
+        self.assertEqual(0, run.cmd_mutants(args))
+        with open(os.path.join(workdir, 'mutants.json')) as f:
+            self.assertEqual(releases.CURRENT,
+                             json.load(f)['summary']['release'])
