@@ -10,6 +10,9 @@
     conformance bundle              the last run as a certification bundle
     conformance verify-bundle FILE  recompute a bundle's verdicts, check it
     conformance matrix              the suite on each series, one table
+    conformance packaged up|down|run|status
+                                    Debian 13's packaged OpenStack 2025.1
+                                    in a chroot, the suite against it
 """
 
 import argparse
@@ -18,6 +21,7 @@ import signal
 import sys
 
 from conformance_tests.cmd.cleanup import CleanupError
+from conformance_tests.cmd.packaged import PackagedCommandError
 from conformance_tests.cmd.run import CommandError
 from conformance_tests.cmd.run import DEFAULT_WORKDIR
 from conformance_tests.common import ui
@@ -83,6 +87,7 @@ def build_parser():
     from conformance_tests.cmd import bundle
     from conformance_tests.cmd import cleanup
     from conformance_tests.cmd import matrix
+    from conformance_tests.cmd import packaged
     from conformance_tests.cmd import preflight
     from conformance_tests.cmd import run as run_cmd
     run_cmd.add_parsers(sub, _common, _cloud_options)
@@ -93,6 +98,7 @@ def build_parser():
     bundle.add_parser(sub, _common)
     preflight.add_parser(sub, _common)
     matrix.add_parser(sub, _common)
+    packaged.add_parser(sub, _common)
     return parser
 
 
@@ -120,7 +126,7 @@ def main(argv=None):
         ui.fail('terminated (SIGTERM); what it started is stopped')
         return 143
     except (UserError, CommandError, CleanupError, FileNotFoundError,
-            ReleaseError) as e:
+            ReleaseError, PackagedCommandError) as e:
         ui.fail(str(e))
         return 2
     finally:

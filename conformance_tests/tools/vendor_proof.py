@@ -254,9 +254,16 @@ def _write_conf(parser, path):
 def write_member_conf(cloud, conf_path, workdir,
                       disabled=MEMBER_DISABLED):
     """A tempest.conf for member accounts only, ``disabled`` off."""
+    return member_conf(conf_path, make_members(cloud), workdir, disabled)
+
+
+def member_conf(conf_path, accounts, workdir, disabled=()):
+    """The admin tempest.conf at ``conf_path`` made a member's: no admin
+    credentials, Tempest's pre-provisioned ``accounts`` (written 0600
+    beside it), ``disabled`` services off."""
     accounts_path = os.path.join(workdir, 'member-accounts.yaml')
     with secrets.private_open(accounts_path) as f:
-        yaml.safe_dump(make_members(cloud), f, default_flow_style=False)
+        yaml.safe_dump(accounts, f, default_flow_style=False)
     parser = _conf_parser(conf_path)
     for option in ('admin_username', 'admin_password', 'admin_project_name',
                    'admin_domain_name'):
