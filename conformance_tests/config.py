@@ -67,11 +67,11 @@ ConformanceGroup = [
                      'nodes) of another type than os.nova.server.'),
     cfg.ListOpt('preemptible_hosts', default=[],
                 help='Compute hosts (nova service host names) the '
-                     'preemptible-instance tests (seed 004) may use as '
-                     'blazar freepool hosts: they enrol each one in blazar '
-                     'unless it is already, reserve them in host leases, '
-                     'and give back what they enrolled. At least two. '
-                     'Empty: those tests skip.'),
+                     'preemptible-instance tests (seed 004) use as blazar '
+                     'freepool hosts, each enrolled in blazar by the '
+                     'operator before the run (preflight checks it); the '
+                     'tests reserve them in leases and never enrol or give '
+                     'back a host. At least two. Empty: those tests skip.'),
     cfg.StrOpt('blazar_freepool', default='freepool',
                help='Name of blazar\'s freepool aggregate ([nova] '
                     'aggregate_freepool_name in blazar.conf).'),

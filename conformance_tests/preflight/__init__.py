@@ -8,7 +8,8 @@ configured interface and region, for every enabled API (the registry's,
 services.all(), and the image and network services Tempest's compute
 tests need); each endpoint answers with a version document; the compute
 and placement microversions tempest.conf claims are within what the
-cloud offers.
+cloud offers; with an admin, that seed 004's hosts are enrolled in
+blazar and in its freepool (preemptible.py).
 
 A failure is one line naming the option to fix and the cause
 (PreflightError). The findings (versions, microversion ranges, admin or
@@ -29,6 +30,7 @@ from conformance_tests.preflight import conf as conf_mod
 from conformance_tests.preflight import endpoints
 from conformance_tests.preflight import http as http_mod
 from conformance_tests.preflight import identity
+from conformance_tests.preflight import preemptible
 from conformance_tests.preflight import redact
 from conformance_tests.preflight import versions
 
@@ -93,6 +95,20 @@ def _check(conf_path, timeouts, findings, redactor):
 
     wanted = _endpoints(conf, token.catalog, findings)
     _documents(http, token.id, wanted, conf, findings)
+    admin = _admin_token(creds, tokens, conf)
+    if admin is not None:
+        preemptible.check(http, admin.id, {
+            lookup.service_type: endpoint['url'].rstrip('/')
+            for _, lookup, _, endpoint in wanted}, conf, findings)
+
+
+def _admin_token(creds, tokens, conf):
+    """The token of tempest.conf's admin, if it holds the admin role."""
+    admin_role = conf.get('identity', 'admin_role') or conf_mod.ADMIN_ROLE
+    for cred, token in zip(creds, tokens):
+        if cred.is_admin_of_conf and admin_role in token.roles:
+            return token
+    return None
 
 
 def _credentials(conf, findings):
@@ -278,5 +294,11 @@ def summary(findings):
         if off['in_catalog']:
             lines.append('%-12s in the catalog, not tested: %s' % (
                 off['type'], off['flag']))
+    if findings.get('preemptible_hosts'):
+        lines.append('preemptible hosts %s: enrolled in blazar, in its '
+                     'freepool' % ', '.join(
+                         h['host'] if h['host'] == h['hypervisor'] else
+                         '%s (%s)' % (h['host'], h['hypervisor'])
+                         for h in findings['preemptible_hosts']))
     lines.append('ok in %.1f s' % findings['seconds'])
     return lines

@@ -42,13 +42,13 @@ class Http(object):
         return cls(verify, conf.get('service_clients', 'proxy_url'),
                    timeouts)
 
-    def request(self, method, url, token=None, body=None):
+    def request(self, method, url, token=None, body=None, headers=None):
         """The response (any status), or Unreachable.
 
         Redirects are followed on the same scheme, host and port only:
         the token must not travel anywhere else.
         """
-        headers = {'Accept': 'application/json'}
+        headers = dict(headers or {}, Accept='application/json')
         if token:
             headers['X-Auth-Token'] = token
         session = requests.Session()

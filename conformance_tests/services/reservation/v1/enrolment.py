@@ -1,23 +1,27 @@
-"""The blazar hosts a test class uses: enrolled for it, left as found, and
-used by one class at a time.
+"""The blazar hosts a test class uses: enrolled by the operator before
+the run, never by a test, and used by one class at a time.
 
-A class that needs blazar to manage [conformance] preemptible_hosts
-enrols the ones blazar does not manage yet, by their hypervisor hostname
-(what blazar's host API speaks; leases.computes reads it from nova), and
-marks its enrolments with cleanup.enrolled_marker, so `conformance
-cleanup` knows them after a killed run. At its end it removes every
-marked enrolment made since it looked, and nothing else: an operator's
-enrolment, or one that was there before, stays. The removal is
-registered before the enrolment, so it runs also when the POST failed
-half-way or a test failed.
+The suite never enrols or gives back a host: blazar deletes a host's
+child resource provider when the host is given back, and nova-compute,
+which caches its provider tree, fails every build on that host until it
+refreshes the cache (minutes). A run must leave every host able to
+build. So [conformance] preemptible_hosts must be enrolled before the
+run (playbooks/conformance-blazar-setup.yaml does on DevStack and on the
+packaged cloud, the embedded cloud at its start); preflight refuses a
+run where one is not (preflight/preemptible.py), and a class that finds
+one not enrolled skips, naming the host and what to do.
 
-The classes that use those hosts share them: what one class enrolled is
-what another found, and its removal would take the host from under the
-other. So each holds LOCK_NAME, an inter-process lock in [oslo_concurrency]
-lock_path beside Tempest's @serial lock, from before it looks at blazar's
-hosts until after its removals. It takes the lock inside Tempest's (read
-or write) lock and gives it back before, so a @serial class never waits
-for it while it keeps the other classes out: no deadlock.
+The only enrolments a test makes are the ones the API must refuse (an
+unknown hypervisor, a host enrolled already). They carry
+cleanup.enrolled_marker, so `conformance cleanup` knows them after a
+killed run, and remove_made_since removes every marked enrolment made
+since a point, and nothing else, if a cloud accepted one by mistake.
+
+The classes that use those hosts share them: each holds LOCK_NAME, an
+inter-process lock in [oslo_concurrency] lock_path beside Tempest's
+@serial lock, while it uses the hosts. It takes the lock inside Tempest's
+(read or write) lock and gives it back before, so a @serial class never
+waits for it while it keeps the other classes out: no deadlock.
 """
 
 import os
@@ -65,17 +69,6 @@ class Enrolments(object):
         return self.hosts_client.create_host(
             name=hypervisor_hostname, **{self.marker: 'true'})['host']
 
-    def ensure(self, hypervisor_hostnames):
-        """Enrol each hypervisor blazar does not manage yet; return the
-        names enrolled."""
-        records = self.records()
-        made = []
-        for name in hypervisor_hostnames:
-            if leases.enrolment(records, name) is None:
-                self.enrol(name)
-                made.append(name)
-        return made
-
     def remove_made_since(self, found):
         """Remove every marked enrolment whose id is not in ``found``."""
         for record in self.records():
@@ -90,10 +83,9 @@ class PreemptibleHostsMixin(object):
 
     @classmethod
     def use_preemptible_hosts(cls):
-        """From resource_setup: take the hosts' lock, read each host's
-        names (``cls.pool``, [leases.Compute]) and enrol what blazar does
-        not manage yet (``cls.enrolments``); every step's undoing is
-        registered first, as a class resource cleanup."""
+        """From resource_setup: take the hosts' lock (released as a class
+        resource cleanup), read each host's names (``cls.pool``,
+        [leases.Compute]) and skip unless blazar manages every one."""
         conf = config.CONF
         lock_path = lockutils.get_lock_path(conf)
         lock = hosts_lock(lock_path)
@@ -109,11 +101,16 @@ class PreemptibleHostsMixin(object):
             cls.os_admin.hypervisor_client.list_hypervisors(
                 detail=True)['hypervisors'],
             conf.conformance.preemptible_hosts)
-        cls.addClassResourceCleanup(cls.enrolments.remove_made_since,
-                                    cls.enrolments.found())
-        made = cls.enrolments.ensure(
-            [compute.hypervisor_hostname for compute in cls.pool])
-        if made:
-            LOG.info('%s: enrolled %s in blazar', cls.__name__,
-                     ', '.join(made))
+        records = cls.enrolments.records()
+        missing = [compute for compute in cls.pool
+                   if leases.enrolment(records, compute.hypervisor_hostname)
+                   is None]
+        if missing:
+            raise cls.skipException(
+                '[conformance] preemptible_hosts: %s not enrolled in '
+                'blazar: enrol each before the run (`openstack reservation '
+                'host create HYPERVISOR`, as playbooks/conformance-blazar-'
+                'setup.yaml does); the suite never enrols a host' % ', '.join(
+                    '%s (hypervisor %s)' % (c.host, c.hypervisor_hostname)
+                    for c in missing))
         return cls.pool
