@@ -14,9 +14,16 @@ assumptions about a cloud it did not make are tried at home: every API
 under a DevStack path prefix on one port (`/identity`, `/compute/v2.1`,
 ...: cloud/front_door.py), a region other than RegionOne, and hypervisor
 hostnames that are FQDNs unlike their nova service hosts (`host1` runs
-hypervisor `host1.vendor.example`), as libvirt reports them. It expects
-what the default profile expects.
+hypervisor `host1.vendor.example`), as libvirt reports them; and computes
+of a real host's size (REAL_HOST_SIZE), whose fill a project's default
+quota cannot hold. It expects what the default profile expects.
 """
+
+# A real compute host, as placement sees it: nova's FakeDriver's 800000 MB
+# of RAM, with tens of vCPUs and a few hundred GB of disk (nova's
+# MediumFakeDriver, the default profile's, has 8192 MB, below nova's
+# default RAM quota of 51200 MB).
+REAL_HOST_SIZE = {'vcpus': 48, 'memory_mb': 800000, 'local_gb': 500}
 
 PROFILES = {
     'default': {'count_usage_from_placement': True},
@@ -26,7 +33,8 @@ PROFILES = {
     'vendor-like': {'count_usage_from_placement': True,
                     'front_door': True,
                     'region': 'VendorRegion-1',
-                    'hypervisor_domain': 'vendor.example'},
+                    'hypervisor_domain': 'vendor.example',
+                    'host_size': REAL_HOST_SIZE},
 }
 PROFILES['no-drs-hypervisor'] = dict(PROFILES['default'],
                                      drs_hypervisor=False)

@@ -25,8 +25,8 @@ COMPUTE_HEADERS = {'OpenStack-API-Version': 'compute 2.53'}
 
 def check(http, token_id, urls, conf, findings):
     """``urls``: {service type: endpoint URL} of the enabled APIs."""
-    hosts = [h.strip() for h in conf.get(
-        'conformance', 'preemptible_hosts').split(',') if h.strip()]
+    hosts = [h.strip() for h in (conf.get(
+        'conformance', 'preemptible_hosts') or '').split(',') if h.strip()]
     if not hosts or 'reservation' not in urls or 'compute' not in urls:
         return
     option = '[conformance] preemptible_hosts'

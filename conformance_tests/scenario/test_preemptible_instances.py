@@ -287,16 +287,31 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
     def destroyed_at(self, server_id, actions):
         """When the server's delete left its host: the finish time of the
         delete action's compute_terminate_instance event; None if there is
-        no delete or it has not finished."""
+        no delete, or its destroy has not finished within [compute]
+        build_timeout.
+
+        Nova marks the instance deleted (its GET answers 404) before it
+        writes that event's finish time, so one read just after the 404
+        may find the event unfinished: the event is read until it has
+        finished, and a verdict never depends on when the suite read it.
+        An event still missing once the server is gone never comes (nova
+        deleted the server without its compute)."""
         deletes = [a for a in actions if a['action'] == 'delete']
         if not deletes:
             return None
-        action = self.os_admin.servers_client.show_instance_action(
-            server_id, deletes[0]['request_id'])['instanceAction']
-        for found in action.get('events') or ():
-            if found['event'] == 'compute_terminate_instance':
-                return leases.moment(found.get('finish_time'))
-        return None
+        found = {}
+
+        def finished():
+            action = self.os_admin.servers_client.show_instance_action(
+                server_id, deletes[0]['request_id'])['instanceAction']
+            terminate = leases.terminate_event(action.get('events'))
+            found['at'] = leases.moment((terminate or {}).get(
+                'finish_time'))
+            return found['at'] is not None or (
+                terminate is None and self._server_gone(server_id))
+
+        waiters.observe(finished)
+        return found['at']
 
     def aggregates_now(self):
         return self.aggregates.list_aggregates()['aggregates']
@@ -767,7 +782,61 @@ class PreemptibleLeaseTest(PreemptibleTest):
 class PreemptibleFreepoolFullTest(PreemptibleTest):
     """The freepool filled to the last MB of RAM. While it is full no
     other preemptible could start: the hosts' lock keeps the other
-    classes that boot them out (enrolment.py)."""
+    classes that boot them out (enrolment.py).
+
+    The fillers are the admin's boots (only an admin names a host), so
+    they count toward the admin's project quota: a real host's RAM
+    (hundreds of GB) is far beyond nova's default quota, which would
+    refuse the fill with a 403 that says nothing of the freepool. The
+    test gives its own project (one Tempest's dynamic credentials made)
+    a quota that holds the fill, and deletes it at the end; a
+    pre-provisioned project's quota is not the test's to change."""
+
+    def fill_quota(self, fill):
+        """Make room in the admin's project quota for ``fill`` (the
+        fillers' RAM in MB, one server and one vCPU each), or skip saying
+        what it would take."""
+        project = self.os_admin.credentials.project_id
+        absolute = self.os_admin.limits_client.show_limits()[
+            'limits']['absolute']
+        needed = {'instances': ('Instances', len(fill)),
+                  'cores': ('Cores', len(fill)),
+                  'ram': ('RAM', sum(fill))}
+        if CONF.auth.use_dynamic_credentials:
+            # Set before any filler exists, removed after every one is
+            # gone (cleanups run last first), also when the test fails.
+            quotas = self.os_admin.quotas_client
+            self.addCleanup(test_utils.call_and_ignore_notfound_exc,
+                            quotas.delete_quota_set, project)
+            limits = {what: absolute['total%sUsed' % name] + amount
+                      for what, (name, amount) in needed.items()}
+            quotas.update_quota_set(project, **limits)
+            LOG.info('freepool fill: quota of project %s set to %s',
+                     project, limits)
+            return
+        short = []
+        for what, (name, amount) in sorted(needed.items()):
+            limit = absolute['maxTotal%s' % (
+                'RAMSize' if name == 'RAM' else name)]
+            room = limit - absolute['total%sUsed' % name]
+            if limit >= 0 and room < amount:
+                short.append('%s %d free, %d needed' % (what, room, amount))
+        if short:
+            self.skipTest(skips.needs_admin(
+                'PUT /os-quota-sets/{project_id} for a project of the '
+                'test\'s own, as Tempest\'s dynamic credentials make (the '
+                'fill of the freepool exceeds the quota of pre-provisioned '
+                'project %s: %s)' % (project, ', '.join(short))))
+
+    def boot_or_fail(self, rule, what, **boot_args):
+        """A boot whose refusal at the API (403, a quota) is a failed
+        assertion naming ``rule`` and ``what`` was booted: the refusals
+        the rule speaks of are the scheduler's."""
+        try:
+            return self.boot(**boot_args)
+        except lib_exc.Forbidden as e:
+            self.fail('%s: %s was refused at the API (403), not by the '
+                      'scheduler: %s' % (rule, what, e.resp_body))
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('c3e1a0d4-6f7b-4b8e-9a52-2d7f1e0b6c91')
@@ -785,7 +854,9 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
                 'blazar\'s freepool also holds %s: list every freepool host '
                 'in [conformance] preemptible_hosts to run this test' % (
                     ', '.join(foreign)))
-        fillers = []
+        # Each host's free RAM as placement counts it ((total - reserved)
+        # * allocation_ratio - used), in servers of at most max_unit MB.
+        fill = []
         for host in sorted(h for h in self.pool_hosts if h in free):
             room, max_unit = self.placement.room(
                 self.node(host), 'MEMORY_MB')
@@ -793,15 +864,25 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
                      host, room, max_unit)
             while room > 0:
                 size = min(room, max_unit)
-                flavor = self._flavor('filler-%d' % size, preemptible=True,
-                                      ram=size)
-                fillers.append((self.boot_on(host, flavor), host))
+                fill.append((host, size))
                 room -= size
+        self.fill_quota([size for _, size in fill])
+        fillers = []
+        for host, size in fill:
+            flavor = self._flavor('filler-%d' % size, preemptible=True,
+                                  ram=size)
+            fillers.append((self.boot_or_fail(
+                rule, 'a preemptible of %d MB filling %s, within the quota '
+                'the test set' % (size, host),
+                servers_client=self.admin_servers, flavor=flavor,
+                host=host), host))
         for server_id, host in fillers:
             self.assertEqual(('ACTIVE', host), self.host_of(server_id),
                              'a preemptible filling %s did not start '
                              'there' % host)
-        refused = self.boot(flavor=self.preemptible_flavor)
+        refused = self.boot_or_fail(
+            rule, 'the preemptible asked for with the freepool full',
+            flavor=self.preemptible_flavor)
         roomy = self.boot(flavor=self.regular_flavor)
         server = self.settle(refused)
         self.assertNotEqual(

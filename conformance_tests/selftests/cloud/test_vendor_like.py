@@ -56,6 +56,16 @@ def launch_ctx(profile, service_dir='/tmp/no-such-service-dir'):
     return ctx
 
 
+def in_own_process(test, code):
+    """What ``code`` prints, run in a process of its own: importing nova's
+    driver registers nova's options on oslo.config's global CONF,
+    Tempest's too."""
+    done = subprocess.run([sys.executable, '-c', code],
+                          capture_output=True, text=True)
+    test.assertEqual(0, done.returncode, done.stderr[-2000:])
+    return done.stdout
+
+
 def catalog(ctx):
     return {e.type: ctx.catalog_url(d.name, e)
             for d in ctx.descriptors for e in d.catalog}
@@ -83,13 +93,14 @@ class SettingsTest(testtools.TestCase):
             services.all(), profiles.settings(profiles.DEFAULT))
         vendor = services.resolve_settings(services.all(),
                                            profiles.settings(VENDOR))
-        self.assertEqual({'front_door', 'region', 'hypervisor_domain'},
+        self.assertEqual({'front_door', 'region', 'hypervisor_domain',
+                          'host_size'},
                          {k for k in vendor if vendor[k] != default[k]})
         # and the default profile is the settings' defaults
         self.assertEqual(everything, default)
-        self.assertEqual((False, 'RegionOne', ''), (
+        self.assertEqual((False, 'RegionOne', '', None), (
             default['front_door'], default['region'],
-            default['hypervisor_domain']))
+            default['hypervisor_domain'], default['host_size']))
 
     def test_launcher_gives_the_front_door_the_next_port(self):
         cloud = launcher.EmbeddedCloud('/tmp/vl-selftest', port_base=19100,
@@ -260,8 +271,6 @@ class HypervisorHostnameTest(testtools.TestCase):
                 self.assertNotIn('.', host)
 
     def test_fake_driver_reports_the_nodename(self):
-        # In a process of its own: importing nova's driver registers
-        # nova's options on oslo.config's global CONF, Tempest's too.
         code = '\n'.join([
             'from nova.virt import fake',
             'from conformance_tests.cloud.services.nova import fake_compute',
@@ -277,9 +286,40 @@ class HypervisorHostnameTest(testtools.TestCase):
             '          "host1.vendor.example")["hypervisor_hostname"],',
             '      plain.get_available_nodes()[0])',
         ])
-        done = subprocess.run([sys.executable, '-c', code],
-                              capture_output=True, text=True)
-        self.assertEqual(0, done.returncode, done.stderr[-2000:])
         self.assertEqual(
             'host1.vendor.example host1.vendor.example host2',
-            done.stdout.strip())
+            in_own_process(self, code).strip())
+
+
+class HostSizeTest(testtools.TestCase):
+    """The vendor-like computes have a real host's size; the default
+    profile's the fake driver's."""
+
+    def test_every_compute_of_the_profile_gets_it(self):
+        self.assertEqual(profiles.REAL_HOST_SIZE, nova.nova_config(
+            launch_ctx(VENDOR))['host_size'])
+        self.assertIsNone(nova.nova_config(
+            launch_ctx(profiles.DEFAULT))['host_size'])
+        # beyond nova's default RAM quota (51200 MB) many times over
+        self.assertGreater(profiles.REAL_HOST_SIZE['memory_mb'], 10 * 51200)
+
+    def test_fake_driver_reports_the_size(self):
+        code = '\n'.join([
+            'from nova.virt import fake',
+            'from conformance_tests.cloud.services.nova import fake_compute',
+            'sized, plain = fake.MediumFakeDriver(None), '
+            'fake.MediumFakeDriver(None)',
+            'with fake_compute.nodename("h1.x"), fake_compute.size('
+            '{"vcpus": 48, "memory_mb": 800000, "local_gb": 500}):',
+            '    sized.init_host("h1")',
+            'plain.init_host("h2")',
+            'with fake_compute.size(None):',
+            '    pass',
+            'for d, node in ((sized, "h1.x"), (plain, "h2")):',
+            '    r = d.get_available_resource(node)',
+            '    print(r["vcpus"], r["memory_mb"], r["local_gb"],',
+            '          d.vcpus, d.memory_mb, d.local_gb)',
+        ])
+        self.assertEqual(
+            ['48 800000 500 48 800000 500', '10 8192 1028 10 8192 1028'],
+            in_own_process(self, code).split('\n')[:2])

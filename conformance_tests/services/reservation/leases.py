@@ -272,6 +272,17 @@ def start_error_evidence(lease, host, aggregates, freepool, server_id,
     return '; '.join(parts)
 
 
+def terminate_event(events):
+    """The compute_terminate_instance event of a delete action's
+    ``events`` (GET /servers/{id}/os-instance-actions/{request_id}): the
+    destroy on the server's host; its finish_time is when the server left
+    it (None while it runs). None if there is no such event."""
+    for found in events or ():
+        if found.get('event') == 'compute_terminate_instance':
+            return found
+    return None
+
+
 def action_start(actions, names):
     """When the first of the server's instance ``actions`` (GET
     /servers/{id}/os-instance-actions) named in ``names`` was asked

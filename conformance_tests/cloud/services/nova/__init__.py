@@ -28,6 +28,11 @@ it is ``<host>.<domain>``, as libvirt reports a vendor's computes
 Aggregates and zones take service hosts; what names a hypervisor (a
 blazar enrolment, tempest.conf's ``senlin_drs_hypervisor``) takes the
 hypervisor hostname.
+
+Every compute has the size of nova's ``MediumFakeDriver`` (10 vCPUs,
+8192 MB, 1028 GB), unless the ``host_size`` setting gives one
+(``{'vcpus', 'memory_mb', 'local_gb'}``, fake_compute.py): the
+vendor-like profile's are the size of real hosts.
 """
 
 import json
@@ -86,9 +91,12 @@ class Nova(base.Service):
     # --computes N`, layout.py); the default is today's three.
     # hypervisor_domain: '' (hypervisor hostname = service host) or the
     # domain of every compute's FQDN hypervisor hostname.
+    # host_size: None (the fake driver's size) or every compute's
+    # {'vcpus': N, 'memory_mb': N, 'local_gb': N}.
     settings = {'count_usage_from_placement': True,
                 'zone_computes': layout.DEFAULT_ZONE_COMPUTES,
-                'hypervisor_domain': ''}
+                'hypervisor_domain': '',
+                'host_size': None}
 
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):
@@ -255,6 +263,8 @@ def nova_config(ctx):
             'imports': [m for ms in ctx.contributions(NOVA_IMPORTS)
                         for m in ms],
             'extra_computes': extra,
+            # every compute's size, None: the fake driver's
+            'host_size': ctx.settings['host_size'],
             # a hypervisor hostname other than its service host, by host
             'nodenames': {
                 c[0]: hypervisor_hostname(c[0], ctx.settings)

@@ -249,9 +249,11 @@ class NovaCloud(object):
                 compute.manager.driver, destroy_seconds)
 
     def _start_compute(self, host, cell):
-        # Its hypervisor hostname, where it is not the service host.
+        # Its hypervisor hostname, where it is not the service host, and
+        # its size, where it is not the fake driver's.
         with fake_compute.nodename(
-                self.config.get('nodenames', {}).get(host)):
+                self.config.get('nodenames', {}).get(host)), \
+                fake_compute.size(self.config.get('host_size')):
             return self.harness._start_compute(host, cell_name=cell)
 
     def api_app(self):

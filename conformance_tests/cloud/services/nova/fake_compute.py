@@ -1,5 +1,5 @@
 """The embedded cloud's fake hypervisors: how long they take to destroy a
-server, and the hypervisor hostname they report.
+server, the hypervisor hostname they report and their size.
 
 nova's fake virt driver destroys a server the instant the compute asks; a
 real hypervisor takes seconds (a libvirt guest is powered off, its disks,
@@ -22,6 +22,14 @@ service host (``FakeDriver.init_host``), where libvirt reports the
 machine's hostname, often an FQDN (``host1.vendor.example`` for service
 host ``host1``). Nova names the compute node, and placement its
 resource provider, after what the driver reports.
+
+And a compute may be started with a size of its own (``size``): nova's
+``MediumFakeDriver`` reports 10 vCPUs, 8192 MB of RAM and 1028 GB of disk,
+a host so small that every fill of it fits nova's default quota; a real
+host (and nova's plain ``FakeDriver``, 800000 MB) is far bigger, and a
+test that fills one must size its quota too. The driver reports the
+size it was given to the resource tracker, and so to placement's
+inventory.
 """
 
 import contextlib
@@ -47,27 +55,57 @@ def give_destroy_time(driver, seconds):
 
 
 @contextlib.contextmanager
+def _after_init_host(then):
+    """While a compute starts in this block, ``then(driver)`` runs right
+    after its fake driver's ``init_host``: the compute manager calls it
+    as the service starts, before the resource tracker first reads the
+    driver's nodes and resources. Computes start one at a time, so the
+    class is patched for the start only."""
+    from nova.virt import fake
+    init_host = fake.FakeDriver.init_host
+
+    def patched_init_host(self, host):
+        init_host(self, host)
+        then(self)
+
+    fake.FakeDriver.init_host = patched_init_host
+    try:
+        yield
+    finally:
+        fake.FakeDriver.init_host = init_host
+
+
+@contextlib.contextmanager
 def nodename(name):
     """While a compute starts in this block, its fake driver reports the
     one node ``name`` instead of its service host (None: as it is).
 
     The driver sets its nodes in ``init_host`` (``_set_nodes``, what nova's
-    own tests use to name nodes), which the compute manager calls as the
-    service starts and before the resource tracker first reads the nodes;
-    computes start one at a time, so the class is patched for the start
-    only."""
+    own tests use to name nodes)."""
     if not name:
         yield
         return
-    from nova.virt import fake
-    init_host = fake.FakeDriver.init_host
-
-    def init_named_host(self, host):
-        init_host(self, host)
-        self._set_nodes([name])
-
-    fake.FakeDriver.init_host = init_named_host
-    try:
+    with _after_init_host(lambda driver: driver._set_nodes([name])):
         yield
-    finally:
-        fake.FakeDriver.init_host = init_host
+
+
+@contextlib.contextmanager
+def size(resources):
+    """While a compute starts in this block, its fake driver reports
+    ``resources`` (``{'vcpus': N, 'memory_mb': N, 'local_gb': N}``)
+    instead of its class's size (None or empty: as it is).
+
+    ``update_provider_tree`` (placement's inventory) reads the driver's
+    attributes, ``get_available_resource`` its ``resources``."""
+    if not resources:
+        yield
+        return
+
+    def resize(driver):
+        from nova.virt import fake
+        for name, value in resources.items():
+            setattr(driver, name, value)
+        driver.resources = fake.Resources(**resources)
+
+    with _after_init_host(resize):
+        yield
