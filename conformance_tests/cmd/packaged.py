@@ -4,6 +4,7 @@ runs it (conformance_tests/packaged/, doc/packaged-cloud.md).
 
     conformance packaged up        build (first time), start; tempest.conf
     conformance packaged run       up, the suite as admin and as members,
+                                   every preemptible host still builds,
                                    down
     conformance packaged status    what runs, where its logs are
     conformance packaged down      stop every process, undo every mount
@@ -18,6 +19,7 @@ import time
 from conformance_tests.common import ui
 from conformance_tests.packaged import chroot
 from conformance_tests.packaged import layout
+from conformance_tests.tools import host_probe
 
 RUNS = ('admin', 'member')
 
@@ -112,6 +114,11 @@ def _run(cloud, args):
             results[name] = _suite(cloud, name, args.seed)
             timings[name] = time.monotonic() - step
         problems = _judge(cloud, results)
+        # left as found includes: every preemptible host still builds
+        step = time.monotonic()
+        problems += ['host probe: %s' % why for why in host_probe.check(
+            cloud.tempest_conf)]
+        timings['probe'] = time.monotonic() - step
     finally:
         if not getattr(args, 'keep', False):
             step = time.monotonic()

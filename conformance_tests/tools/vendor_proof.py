@@ -9,6 +9,7 @@ does, through `conformance run --tempest-conf`:
 
 1. admin: the cloud's own tempest.conf. With --compare-with (the default
    profile's report.json) every capability must have the same verdict.
+   Then every preemptible host still builds (tools/host_probe.py).
 2. member-only, blazar disabled: Tempest's pre-provisioned accounts
    (``use_dynamic_credentials = False``, a test_accounts_file of member
    accounts the proof makes through keystone's API, as an operator
@@ -37,6 +38,7 @@ import yaml
 
 from conformance_tests.cloud import secrets
 from conformance_tests.common import ui
+from conformance_tests.tools import host_probe
 
 MEMBER_ACCOUNTS = 6  # two workers, each class a primary and an alt
 MEMBER_ROLE = 'member'
@@ -115,6 +117,9 @@ def prove(cloud, workdir, reference=None):
     else:
         problems_left = []
     problems = list(problems_left)
+    # left as found includes: every preemptible host still builds
+    problems += ['admin run: %s' % why for why in host_probe.check(
+        conf_path)]
     if reference is not None:
         problems += [
             'admin run: %s is %s, the default profile\'s run %s' % (
