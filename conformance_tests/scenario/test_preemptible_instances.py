@@ -82,6 +82,8 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
 
     min_microversion = max_microversion = MICROVERSION
     runs = SEED
+    # what a member-only run is told (scenario/base.py)
+    needs_admin = enrolment.ADMIN_CALLS
 
     @classmethod
     def service_skip_reason(cls):

@@ -43,6 +43,7 @@ class LeaseCLITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
         # Before Tempest's own checks (admin credentials): on a cloud
         # without blazar, that is the reason to report.
         skips.skip_if(cls, seed.skip_reason(CONF))
+        cls.require_admin()
         super().skip_checks()
         skips.skip_if(cls, cli.skip_reason(CONF, 'python-blazarclient'))
 

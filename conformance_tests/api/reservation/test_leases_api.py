@@ -39,6 +39,7 @@ class LeaseAPITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
         # Before Tempest's own checks (admin credentials): on a cloud
         # without blazar, that is the reason to report.
         skips.skip_if(cls, seed.skip_reason(CONF))
+        cls.require_admin()
         super().skip_checks()
 
     @classmethod

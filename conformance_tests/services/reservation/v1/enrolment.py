@@ -30,8 +30,10 @@ from fasteners import process_lock
 from oslo_concurrency import lockutils
 from oslo_log import log as logging
 from tempest import config
+from tempest.common import credentials_factory
 from tempest.lib.common.utils import test_utils
 
+from conformance_tests.common import skips
 from conformance_tests.services.reservation import leases
 from conformance_tests.services.reservation.v1 import cleanup
 
@@ -77,9 +79,25 @@ class Enrolments(object):
                     self.hosts_client.delete_host, record['id'])
 
 
+#: What a class of these hosts asks that only an admin may (nova's and
+#: blazar's default policies): the report's not-applicable reason.
+ADMIN_CALLS = ('GET /os-hypervisors/detail (the hosts\' hypervisors), '
+               'blazar\'s host API (GET /os-hosts) and admin boots on '
+               'named hosts')
+
+
 class PreemptibleHostsMixin(object):
     """For a Tempest test class with admin credentials whose tests need
     blazar to manage [conformance] preemptible_hosts."""
+
+    @classmethod
+    def require_admin(cls):
+        """From skip_checks, after the service's check and before
+        Tempest's own check of admin credentials: a member-only run says
+        which calls need admin, not only that it has none."""
+        if not credentials_factory.is_admin_available(
+                identity_version=cls.get_identity_version()):
+            raise cls.skipException(skips.needs_admin(ADMIN_CALLS))
 
     @classmethod
     def use_preemptible_hosts(cls):
