@@ -23,6 +23,7 @@ import re
 
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import releases
+from conformance_tests.report import series_versions
 from conformance_tests.report import applicability
 
 SPEC_REFERENCE = 'spec-reference'
@@ -173,17 +174,19 @@ def verdicts(capabilities, results, profile='default', scope=None,
     out = []
     for cap in capabilities:
         expected = expectation(cap, profile, release)
+        # in the versions of the series that judged the run
+        reason = series_versions.fill(expected.get('reason'), release)
         entry = {
             'id': cap['id'], 'seed': cap['seed'], 'feature': cap['feature'],
             'rule': cap['rule'], 'disruptive': cap['disruptive'],
             'expected': expected['status'],
             'signature': expected.get('signature'),
-            'expected_fail_reason': (expected.get('reason') or None
+            'expected_fail_reason': (reason or None
                                      if expected['status'] != 'pass'
                                      else None),
             # why this run expects what it does, where a guideline says:
             # also a pass an older series' by_release expects
-            'expected_reason': expected.get('reason') or None,
+            'expected_reason': reason or None,
         }
         if scope is not None and cap['id'] not in scope:
             entry.update(status=NOT_IN_SCOPE, as_expected=True,
