@@ -134,11 +134,33 @@ def _credentials(conf, findings):
                 '[auth] test_accounts_file: not set, and use_dynamic_'
                 'credentials = false needs pre-provisioned accounts')
         accounts = conf_mod.account_credentials(conf)
+        _refuse_shared_projects(accounts, path)
         findings['credentials'] = {
             'mode': 'pre-provisioned',
             'about': '[auth] test_accounts_file %s' % path}
     creds = ([admin] if admin else []) + accounts
     return creds, (admin if dynamic else accounts[0])
+
+
+def _refuse_shared_projects(accounts, path):
+    """Two pre-provisioned accounts in one project make false verdicts:
+    a quota test counts its project's servers while another class boots
+    in the same project. One line naming the project."""
+    seen = {}
+    for cred in accounts:
+        project = cred.project_id or cred.project_name
+        if not project:
+            continue
+        key = (cred.project_domain, project)
+        if key in seen:
+            raise conf_mod.ConfError(
+                '[auth] test_accounts_file %s: %s and %s share project %s: '
+                'the quota tests (seed 001, seed 004) count a project\'s '
+                'servers while other test classes boot in theirs, so a '
+                'shared project gives false verdicts; give each account a '
+                'project of its own' % (path, seen[key], cred.label,
+                                        project))
+        seen[key] = cred.label
 
 
 def _authenticate(http, uri_v3, creds, conf, findings, redactor):

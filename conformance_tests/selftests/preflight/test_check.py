@@ -269,6 +269,27 @@ class CheckTest(testtools.TestCase):
         self.assertEqual('alice',
                          findings['credentials']['accounts'][0]['user'])
 
+    def test_accounts_sharing_a_project_are_refused(self):
+        # A quota test counts its project's servers while another class
+        # boots in the same project: false verdicts, so one line first.
+        cloud = self.cloud()
+        path = os.path.join(self.folder, 'accounts.yaml')
+        with open(path, 'w') as f:
+            yaml.safe_dump([
+                {'username': 'alice', 'password': 'Al1ce-S3cret-pw',
+                 'project_name': 'p1'},
+                {'username': 'bob', 'password': 'B0b-S3cret-pw',
+                 'project_name': 'p2'},
+                {'username': 'carol', 'password': 'C4rol-S3cret-pw',
+                 'project_name': 'p1'}], f)
+        e = self.fails(cloud, {'auth': {
+            'use_dynamic_credentials': 'false', 'test_accounts_file': path,
+            'admin_username': None}})
+        self.assertIn('account 1 (user alice, project p1) and account 3 '
+                      '(user carol, project p1) share project p1', str(e))
+        self.assertIn('give each account a project of its own', str(e))
+        self.assertEqual([], cloud.auth_requests)
+
     def test_accounts_file_needed_without_dynamic_credentials(self):
         e = self.fails(self.cloud(), {'auth': {
             'use_dynamic_credentials': 'false'}})
