@@ -165,11 +165,6 @@ def nova(ports, secrets):
     return files
 
 
-def cell_urls(ports, secrets, cell):
-    return (db_url(ports, 'nova', secrets['db']['nova'], 'nova_%s' % cell),
-            amqp_url(ports, secrets['amqp'], cell))
-
-
 def glance(ports, secrets):
     return {'glance-api.conf': {
         'DEFAULT': _default('glance', bind_host='127.0.0.1',

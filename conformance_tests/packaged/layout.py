@@ -51,7 +51,3 @@ class Ports(object):
 
     def url(self, name, path=''):
         return 'http://127.0.0.1:%d%s' % (getattr(self, name), path)
-
-
-def cell_of(host):
-    return dict(COMPUTES)[host]
