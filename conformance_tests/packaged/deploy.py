@@ -406,9 +406,9 @@ class PackagedCloud(object):
         for name, argv in self.nova_daemons().items():
             self.start(name, argv)
 
-    def restart_nova_services(self, computes=False):
+    def restart_nova_services(self):
         """Stop and start nova's API, scheduler and conductors (they cache
-        cell mappings); the computes keep running unless asked."""
+        cell mappings); the computes keep running."""
         names = ['nova-api', 'nova-scheduler', 'nova-conductor'] + [
             'nova-conductor-%s' % cell for cell in layout.CELLS]
         for name in names:
@@ -423,14 +423,16 @@ class PackagedCloud(object):
     def wait_computes(self):
         """Until every compute has a compute node record in its cell."""
         def mapped():
-            out = self.output(['nova-manage', '--config-file',
-                               '/etc/nova/nova.conf', 'cell_v2',
-                               'discover_hosts', '--verbose'])
+            # a compute is mapped once it has reported its node and
+            # discover_hosts has found it
+            self.output(['nova-manage', '--config-file',
+                         '/etc/nova/nova.conf', 'cell_v2', 'discover_hosts',
+                         '--verbose'])
             listed = self.output(['nova-manage', '--config-file',
                                   '/etc/nova/nova.conf', 'cell_v2',
                                   'list_hosts'])
-            return out is not None and all(
-                ' %s ' % host in listed for host, _ in layout.COMPUTES)
+            return all(' %s ' % host in listed
+                       for host, _ in layout.COMPUTES)
         processes.wait_for('the nova computes', mapped, READY_SECONDS,
                            log=self.kept_path(
                                '/var/log/conformance/nova-compute-*.log'))
