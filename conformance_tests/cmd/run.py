@@ -227,7 +227,8 @@ def cmd_run(args):
     if args.tempest_conf:
         _check_tempest_conf(args.tempest_conf)
         # Before any test: an unfit cloud or conf is one line, exit 2.
-        findings = preflight_cmd.run_preflight(args.tempest_conf, workdir)
+        findings = preflight_cmd.run_preflight(
+            args.tempest_conf, workdir, release=_judged_release(args))
     required = requirements(args.require, args.tempest_conf)
     ui.say('scope: %d of %d capabilities, %d tests' % (
         len(scope.ids), len(scope.capabilities), len(scope.test_ids)))

@@ -8,7 +8,8 @@ configured interface and region, for every enabled API (the registry's,
 services.all(), and the image and network services Tempest's compute
 tests need); each endpoint answers with a version document; the compute
 and placement microversions tempest.conf claims are within what the
-cloud offers; with an admin, that seed 004's hosts are enrolled in
+cloud offers; which series the cloud looks like (series.py: nova's
+maximum microversion); with an admin, that seed 004's hosts are enrolled in
 blazar and in its freepool (preemptible.py).
 
 A failure is one line naming the option to fix and the cause
@@ -32,6 +33,7 @@ from conformance_tests.preflight import http as http_mod
 from conformance_tests.preflight import identity
 from conformance_tests.preflight import preemptible
 from conformance_tests.preflight import redact
+from conformance_tests.preflight import series as series_mod
 from conformance_tests.preflight import versions
 
 FILENAME = 'preflight.json'
@@ -95,6 +97,7 @@ def _check(conf_path, timeouts, findings, redactor):
 
     wanted = _endpoints(conf, token.catalog, findings)
     _documents(http, token.id, wanted, conf, findings)
+    findings['series'] = series_mod.of_findings(findings)
     admin = _admin_token(creds, tokens, conf)
     if admin is not None:
         preemptible.check(http, admin.id, {
@@ -316,6 +319,10 @@ def summary(findings):
         if off['in_catalog']:
             lines.append('%-12s in the catalog, not tested: %s' % (
                 off['type'], off['flag']))
+    if findings.get('series'):
+        lines.append('series: %s' % series_mod.describe(findings['series']))
+        lines += ['WARNING: %s' % w
+                  for w in findings['series'].get('warnings', ())]
     if findings.get('preemptible_hosts'):
         lines.append('preemptible hosts %s: enrolled in blazar, in its '
                      'freepool' % ', '.join(

@@ -9,6 +9,7 @@ import os
 import fixtures
 import testtools
 
+from conformance_tests.cloud import releases
 from conformance_tests.cmd import main
 from conformance_tests.cmd import preflight as cmd
 from conformance_tests.cmd import run
@@ -27,10 +28,10 @@ class CommandTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch('sys.stdout', self.stdout))
         self.useFixture(fixtures.MonkeyPatch('sys.stderr', self.stderr))
 
-    def conformance(self, sections=None):
+    def conformance(self, sections=None, argv=()):
         conf = self.cloud.write_conf(self.folder, sections)
         return main.main(['preflight', '--tempest-conf', conf,
-                          '--workdir', self.workdir])
+                          '--workdir', self.workdir] + list(argv))
 
     def output(self):
         return self.stdout.getvalue() + self.stderr.getvalue()
@@ -56,6 +57,12 @@ class CommandTest(testtools.TestCase):
         self.assertIn('preflight: compute      %s  v2.1, microversions '
                       '2.1-2.79' % self.cloud.services['compute'].url, out)
         self.assertIn('preflight: admin admin (project admin): admin', out)
+        # The fake nova offers 2.79: older than every series judged.
+        self.assertIn("preflight: series: nova's maximum microversion 2.79: "
+                      "older than zed; judged by "
+                      "%s's expectations" % releases.CURRENT, out)
+        self.assertIn("preflight: WARNING: nova's maximum microversion 2.79 "
+                      "is older than %s" % releases.SERIES[0], out)
         self.assertIn('preflight: findings in %s' % os.path.join(
             self.workdir, 'preflight.json'), out)
         self.assertEqual('', self.stderr.getvalue())
@@ -86,6 +93,13 @@ class CommandTest(testtools.TestCase):
         self.assertEqual('conformance: error: [identity] uri_v3 %s: '
                          'connection refused\n' % uri,
                          self.stderr.getvalue())
+
+    def test_release_judges(self):
+        self.assertEqual(0, self.conformance(argv=['--release', '2024.1']))
+        self.assertIn("judged by 2024.1's expectations",
+                      self.stdout.getvalue())
+        self.assertEqual('2024.1', json.loads(self.findings_text())[
+            'series']['judged_by'])
 
     def test_run_preflight(self):
         said = []
