@@ -6,8 +6,8 @@ checks in a few seconds what every test would otherwise find out one
 failure at a time (conformance_tests/preflight/): identity, each
 account, the catalog, each endpoint's version document and the
 microversions tempest.conf claims, and which series the cloud looks
-like beside the one whose expectations judge it. `conformance run --tempest-conf`
-runs the same check first (run_preflight). A failure is one line naming
+like beside the one whose expectations judge it. `conformance run
+--tempest-conf` runs the same check first (run_preflight). A failure is one line naming
 the option to fix, exit 2; the findings go to <workdir>/preflight.json.
 """
 
