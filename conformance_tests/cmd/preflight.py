@@ -7,8 +7,9 @@ failure at a time (conformance_tests/preflight/): identity, each
 account, the catalog, each endpoint's version document and the
 microversions tempest.conf claims, and which series the cloud looks
 like beside the one whose expectations judge it. `conformance run
---tempest-conf` runs the same check first (run_preflight). A failure is one line naming
-the option to fix, exit 2; the findings go to <workdir>/preflight.json.
+--tempest-conf` runs the same check first (run_preflight). A failure
+is one line naming the option to fix, exit 2; the findings go to
+<workdir>/preflight.json.
 """
 
 from conformance_tests.cloud import releases
