@@ -359,6 +359,34 @@ def placement_no_group():
                            if k != 'servergroup'}))
 
 
+@register('scale-out-never-resumed', SERVICE,
+          targets=(CAP + 'placement-data',),
+          rule='a scale-out the policy places ends SUCCEEDED (here the '
+               'engine never resumes it once its node creations end, as '
+               "Debian's senlin 14 sometimes does: it stays WAITING with "
+               'its cluster locked, and only a force cancel frees it)')
+def scale_out_never_resumed():
+    from senlin.common import consts
+    from senlin.objects import action as action_obj
+    from senlin.objects import dependency
+
+    original = action_obj.Action.mark_succeeded
+
+    def mark_succeeded(cls, context, action_id, timestamp):
+        parents = dependency.Dependency.get_dependents(context, action_id)
+        if not any(action_obj.Action.get(context, parent,
+                                         project_safe=False).action ==
+                   consts.CLUSTER_SCALE_OUT for parent in parents):
+            return original(context, action_id, timestamp)
+        # The node creation ends, but its dependency row stays: the
+        # scale-out waiting on it is never made READY.
+        action_obj.Action.update(context, action_id, {
+            'owner': None, 'status': consts.ACTION_SUCCEEDED,
+            'status_reason': 'Action completed successfully.',
+            'end_time': timestamp})
+    action_obj.Action.mark_succeeded = classmethod(mark_succeeded)
+
+
 @register('placement-count-one', SERVICE,
           targets=(CAP + 'placement-data',),
           rule='placement count is the number of nodes to create')

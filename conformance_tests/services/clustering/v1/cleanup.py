@@ -24,15 +24,16 @@ class Clusters(kinds.Kind):
             global_project=True))
 
     def remove_one(self, ctx, item):
-        client = ctx.clustering_client
-        for binding in client.list_bindings(item.id):
-            client.wait_for_action(client.detach_policy(
-                item.id, binding['policy_id']), 'POLICY_DETACH')
-        done = client.wait_for_action(client.delete_cluster(item.id),
-                                      'CLUSTER_DELETE')
+        # A stuck action holding the cluster is force-cancelled first
+        # (senlin's own force cancel); a delete senlin's status check
+        # refuses is forced.
+        done, cancelled = ctx.clustering_client.delete_cluster_and_wait(
+            item.id)
         if done['status'] != 'SUCCEEDED':
-            raise RuntimeError('CLUSTER_DELETE %s: %s' % (
-                done['status'], done.get('status_reason')))
+            raise RuntimeError('CLUSTER_DELETE %s: %s%s' % (
+                done['status'], done.get('status_reason'),
+                '; force-cancelled first: ' + '; '.join(cancelled)
+                if cancelled else ''))
 
 
 class Policies(kinds.Kind):

@@ -6,6 +6,16 @@ microversion; asynchronous calls return the id of the action senlin
 queued, and ``wait_for_action`` polls it to an end state. Polls back
 off as common/waiters' do: from [conformance] poll_interval up to the
 client's build_interval, within its build_timeout.
+
+A senlin engine can leave an action WAITING for ever: every action it
+waits for has ended, but the engine never resumes it (Debian's senlin 14
+on Python 3.11 does, after a SystemError in the engine), and the action
+keeps its cluster locked. Senlin re-checks a WAITING action every 3 s,
+so one that waits on nothing unfinished for STUCK_SECONDS is stuck:
+``wait_for_action`` says so then (ActionStuck) instead of spending the
+whole build_timeout, and ``release_cluster`` force-cancels it (PATCH
+/v1/actions/{id}?force=true, clustering 1.12) so that the cluster can be
+deleted (with ?force=true, 1.8, when its status still refuses a delete).
 """
 
 import json
@@ -19,7 +29,14 @@ from conformance_tests.common import waiters
 # 1.2 adds POST /v1/policies/validate; nothing later changes what the
 # seed checks, so every request speaks it.
 MICROVERSION = '1.2'
+# Senlin's own escape hatches for what its engine left behind: a forced
+# cluster delete (1.8) and an action update that force-cancels (1.12).
+FORCE_DELETE_MICROVERSION = '1.8'
+ACTION_UPDATE_MICROVERSION = '1.12'
 END_STATES = ('SUCCEEDED', 'FAILED', 'CANCELLED')
+# 15 of senlin's 3-second re-checks missed: no load seen here delays one
+# by more than a few seconds.
+STUCK_SECONDS = 45
 
 
 def _listing(url, global_project):
@@ -31,17 +48,35 @@ class ActionTimeout(lib_exc.TimeoutException):
     message = 'Senlin action did not end in time: %(detail)s'
 
 
+class ActionStuck(lib_exc.TempestException):
+    """``action`` (as shown) waits on nothing and is never resumed."""
+    message = 'Senlin action stuck: %(detail)s'
+
+    def __init__(self, action, detail):
+        super().__init__(detail=detail)
+        self.action = action
+        self.detail = detail
+
+
 class ClusteringClient(rest_client.RestClient):
 
-    def get_headers(self, accept_type=None, send_type=None):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # ids of the actions wait_for_action found stuck: release_cluster
+        # cancels them without watching them again
+        self.stuck = set()
+
+    def get_headers(self, accept_type=None, send_type=None,
+                    microversion=MICROVERSION):
         headers = super().get_headers(accept_type, send_type)
-        headers['OpenStack-API-Version'] = 'clustering %s' % MICROVERSION
+        headers['OpenStack-API-Version'] = 'clustering %s' % microversion
         return headers
 
-    def _json(self, method, url, body=None, expected=(200,)):
+    def _json(self, method, url, body=None, expected=(200,),
+              microversion=MICROVERSION):
         data = None if body is None else json.dumps(body)
-        resp, raw = self.request(method, url, headers=self.get_headers(),
-                                 body=data)
+        resp, raw = self.request(method, url, headers=self.get_headers(
+            microversion=microversion), body=data)
         self.expected_success(list(expected), resp.status)
         return resp, (json.loads(raw) if raw else None) or {}
 
@@ -119,9 +154,16 @@ class ClusteringClient(rest_client.RestClient):
         return self._json('GET', _listing('v1/clusters', global_project))[1][
             'clusters']
 
-    def delete_cluster(self, cluster_id):
-        resp, body = self._while_locked(
-            'DELETE', 'v1/clusters/%s' % cluster_id, None, (202,))
+    def delete_cluster(self, cluster_id, force=False):
+        """Delete; ``force`` (1.8) also when the cluster's status would
+        refuse it (an action that died left it UPDATING)."""
+        if force:
+            resp, body = self._while_locked(
+                'DELETE', 'v1/clusters/%s?force=true' % cluster_id, None,
+                (202,), FORCE_DELETE_MICROVERSION)
+        else:
+            resp, body = self._while_locked(
+                'DELETE', 'v1/clusters/%s' % cluster_id, None, (202,))
         return self._action_of(resp, body)
 
     def cluster_action(self, cluster_id, action, params):
@@ -130,7 +172,8 @@ class ClusteringClient(rest_client.RestClient):
             {action: params}, (202,))
         return self._action_of(resp, body)
 
-    def _while_locked(self, method, url, body, expected):
+    def _while_locked(self, method, url, body, expected,
+                      microversion=MICROVERSION):
         """Senlin refuses (409) an action on a cluster another action
         still holds, e.g. a failed scale-out removing its node: retry
         until the lock goes or build_timeout passes."""
@@ -138,7 +181,7 @@ class ClusteringClient(rest_client.RestClient):
         intervals = self._poll_intervals()
         while True:
             try:
-                return self._json(method, url, body, expected)
+                return self._json(method, url, body, expected, microversion)
             except lib_exc.Conflict as e:
                 if ('locked' not in str(e.resp_body) or
                         time.monotonic() > deadline):
@@ -192,19 +235,84 @@ class ClusteringClient(rest_client.RestClient):
         return self._json('GET', 'v1/actions?target=%s' % target)[1][
             'actions']
 
+    def force_cancel_action(self, action_id):
+        """Cancel an action and the actions it waits for, and release its
+        lock, whatever its state (senlin's force cancel, 1.12)."""
+        self._json('PATCH', 'v1/actions/%s?force=true' % action_id,
+                   {'action': {'status': 'CANCELLED'}}, (202,),
+                   ACTION_UPDATE_MICROVERSION)
+
     def wait_for_action(self, action_id, what=''):
-        """Poll until the action ends; return it (any end state)."""
+        """Poll until the action ends; return it (any end state).
+        ActionStuck once it has waited STUCK_SECONDS on nothing
+        unfinished; ActionTimeout after build_timeout."""
         deadline = time.monotonic() + self.build_timeout
         intervals = self._poll_intervals()
+        idle_since = None
         while True:
             action = self.show_action(action_id)
             if action['status'] in END_STATES:
                 return action
-            if time.monotonic() > deadline:
+            now = time.monotonic()
+            if self._waits_on_nothing(action):
+                idle_since = idle_since or now
+                if now - idle_since >= STUCK_SECONDS:
+                    self.stuck.add(action_id)
+                    raise ActionStuck(action, (
+                        '%s %s still WAITING %d s after every action it '
+                        'waits for ended (%s): senlin does not resume it' % (
+                            what or action.get('action'), action_id,
+                            now - idle_since, ', '.join(
+                                action.get('depends_on') or ()) or 'none')))
+            else:
+                idle_since = None
+            if now > deadline:
                 raise ActionTimeout(detail='%s %s still %s after %s s' % (
                     what or action.get('action'), action_id,
                     action['status'], self.build_timeout))
             time.sleep(next(intervals))
+
+    def _waits_on_nothing(self, action):
+        if action['status'] != 'WAITING':
+            return False
+        return all(self.show_action(other)['status'] in END_STATES
+                   for other in action.get('depends_on') or ())
+
+    def release_cluster(self, cluster_id):
+        """Let every unfinished action on the cluster end; force-cancel
+        those stuck. Returns what was force-cancelled, as
+        ['ACTION id (why)'], for the caller to say."""
+        cancelled = []
+        for action in self.list_actions(cluster_id):
+            if action['status'] in END_STATES:
+                continue
+            why = 'found stuck before'
+            if action['id'] not in self.stuck:
+                try:
+                    self.wait_for_action(action['id'], action['action'])
+                    continue
+                except ActionStuck as e:
+                    why = e.detail
+            self.force_cancel_action(action['id'])
+            cancelled.append('%s %s (%s)' % (action['action'],
+                                             action['id'], why))
+        return cancelled
+
+    def delete_cluster_and_wait(self, cluster_id):
+        """Release the cluster (release_cluster), detach its policies and
+        delete it, forcing the delete when senlin's status check refuses
+        it; return (the CLUSTER_DELETE action as it ended, what was
+        force-cancelled)."""
+        cancelled = self.release_cluster(cluster_id)
+        for binding in self.list_bindings(cluster_id):
+            self.wait_for_action(self.detach_policy(
+                cluster_id, binding['policy_id']), 'POLICY_DETACH')
+        try:
+            action_id = self.delete_cluster(cluster_id)
+        except lib_exc.Conflict:
+            # e.g. "in status UPDATING": an action that died set it
+            action_id = self.delete_cluster(cluster_id, force=True)
+        return self.wait_for_action(action_id, 'CLUSTER_DELETE'), cancelled
 
     def _poll_intervals(self):
         return waiters.poll_intervals(cap=self.build_interval)

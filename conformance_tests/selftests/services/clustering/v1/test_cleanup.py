@@ -3,8 +3,10 @@ detached first), policies and profiles go, in that order; foreign ones
 stay."""
 
 import testtools
+from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.services.clustering.v1 import cleanup as clustering
+from conformance_tests.services.clustering.v1 import clustering_client
 from conformance_tests.cleanup import context
 from conformance_tests.cleanup import names
 from conformance_tests.cleanup import plan
@@ -14,7 +16,14 @@ THEIRS = 'production-web'
 
 
 class FakeSenlin(object):
+    # The client's own release-detach-delete sequence, over this fake.
+    release_cluster = clustering_client.ClusteringClient.release_cluster
+    delete_cluster_and_wait = (
+        clustering_client.ClusteringClient.delete_cluster_and_wait)
+
     def __init__(self):
+        self.stuck = set()
+        self.unfinished = {}     # cluster id: [actions on it]
         self.log = []
         self.clusters = {'c1': {'id': 'c1', 'name': OURS,
                                 'policies': ['p1']},
@@ -52,13 +61,32 @@ class FakeSenlin(object):
         self.clusters[cluster_id]['policies'].remove(policy_id)
         return self._action('detach', policy_id)
 
-    def delete_cluster(self, cluster_id):
+    def delete_cluster(self, cluster_id, force=False):
         assert not self.clusters[cluster_id]['policies'], 'detach first'
+        if self.clusters[cluster_id].get('refuses') and not force:
+            raise lib_exc.Conflict(resp_body={
+                'error': 'cluster in status UPDATING'})
         del self.clusters[cluster_id]
-        return self._action('delete-cluster', cluster_id)
+        return self._action('force-delete-cluster' if force else
+                            'delete-cluster', cluster_id)
+
+    def list_actions(self, target):
+        return self.unfinished.get(target, [])
 
     def wait_for_action(self, action_id, what=''):
+        if action_id == 'stuck-1':
+            self.stuck.add(action_id)
+            raise clustering_client.ActionStuck(
+                {'id': action_id, 'status': 'WAITING'},
+                'CLUSTER_SCALE_OUT stuck-1 still WAITING 45 s')
         return {'status': 'SUCCEEDED'}
+
+    def force_cancel_action(self, action_id):
+        self.log.append(('force-cancel', action_id))
+        for actions in self.unfinished.values():
+            for action in actions:
+                if action['id'] == action_id:
+                    action['status'] = 'CANCELLED'
 
     def delete_policy(self, ident):
         assert not any(ident in c['policies']
@@ -103,6 +131,47 @@ class ClusteringCleanupTest(testtools.TestCase):
         errors, _ = self._run(senlin)
         self.assertTrue(any('node busy' in e and OURS in e
                             for e in errors), errors)
+
+    def test_a_stuck_action_is_force_cancelled_before_the_delete(self):
+        # Issue 46: Debian's senlin 14 left a scale-out WAITING for ever,
+        # its cluster locked; the cleanup could not remove it.
+        senlin = FakeSenlin()
+        senlin.unfinished['c1'] = [
+            {'id': 'stuck-1', 'action': 'CLUSTER_SCALE_OUT',
+             'status': 'WAITING'},
+            {'id': 'done-1', 'action': 'CLUSTER_CREATE',
+             'status': 'SUCCEEDED'}]
+        errors, _ = self._run(senlin)
+        self.assertEqual([], errors)
+        self.assertEqual([('force-cancel', 'stuck-1'), ('detach', 'p1'),
+                          ('delete-cluster', 'c1')], senlin.log[:3])
+
+    def test_a_delete_the_status_refuses_is_forced(self):
+        senlin = FakeSenlin()
+        senlin.clusters['c1']['refuses'] = True
+        errors, _ = self._run(senlin)
+        self.assertEqual([], errors)
+        self.assertIn(('force-delete-cluster', 'c1'), senlin.log)
+        self.assertNotIn('c1', senlin.clusters)
+
+    def test_what_was_cancelled_is_said_when_the_delete_fails(self):
+        senlin = FakeSenlin()
+        senlin.unfinished['c1'] = [{'id': 'stuck-1',
+                                    'action': 'CLUSTER_SCALE_OUT',
+                                    'status': 'WAITING'}]
+        real_wait = senlin.wait_for_action
+
+        def wait(action_id, what=''):
+            if what == 'CLUSTER_DELETE':
+                return {'status': 'FAILED', 'status_reason': 'node busy'}
+            return real_wait(action_id, what)
+        senlin.wait_for_action = wait
+        errors, _ = self._run(senlin)
+        self.assertEqual(1, len(errors), errors)
+        self.assertIn('node busy', errors[0])
+        self.assertIn('force-cancelled first: CLUSTER_SCALE_OUT stuck-1 '
+                      '(CLUSTER_SCALE_OUT stuck-1 still WAITING 45 s)',
+                      errors[0])
 
     def test_senlin_first_in_the_plan(self):
         from conformance_tests.services.compute.v2 import cleanup as compute

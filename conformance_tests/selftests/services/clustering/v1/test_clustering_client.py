@@ -69,7 +69,7 @@ class SenlinPollingTest(testtools.TestCase):
         answers = [lib_exc.Conflict(resp_body={'error': 'cluster locked'})] * 3
         answers.append(({}, {'ok': True}))
 
-        def _json(method, url, body, expected):
+        def _json(method, url, body, expected, microversion):
             answer = answers.pop(0)
             if isinstance(answer, Exception):
                 raise answer
@@ -84,9 +84,88 @@ class SenlinPollingTest(testtools.TestCase):
     def test_other_conflicts_are_raised_at_once(self):
         c = client([])
 
-        def _json(method, url, body, expected):
+        def _json(method, url, body, expected, microversion):
             raise lib_exc.Conflict(resp_body={'error': 'name taken'})
         c._json = _json
         self.assertRaises(lib_exc.Conflict, c._while_locked, 'POST',
                           'v1/clusters/c/actions', {}, (202,))
         self.assertEqual([], self.slept)
+
+
+def stuck_client(parent_statuses, child_status='SUCCEEDED', children=('n1',),
+                 build_timeout=600):
+    """A client whose scale-out 'p1' goes through ``parent_statuses`` (the
+    last one repeats) while its children show ``child_status``."""
+    c = clustering_client.ClusteringClient.__new__(
+        clustering_client.ClusteringClient)
+    c.build_timeout = build_timeout
+    c.build_interval = 1
+    c.stuck = set()
+    statuses = list(parent_statuses)
+
+    def show_action(action_id):
+        if action_id != 'p1':
+            return {'id': action_id, 'status': child_status}
+        status = statuses.pop(0) if len(statuses) > 1 else statuses[0]
+        return {'id': 'p1', 'action': 'CLUSTER_SCALE_OUT', 'status': status,
+                'depends_on': list(children)}
+    c.show_action = show_action
+    return c
+
+
+class StuckActionTest(testtools.TestCase):
+    """An action WAITING on nothing unfinished for STUCK_SECONDS is
+    stuck; one whose children still run, or that is resumed, is not."""
+
+    def setUp(self):
+        super().setUp()
+        self.useFixture(fixtures.MockPatchObject(
+            waiters, 'CONF', types.SimpleNamespace(
+                conformance=types.SimpleNamespace(poll_interval=1),
+                compute=types.SimpleNamespace(build_interval=1))))
+        self.now = [0.0]
+        self.useFixture(fixtures.MockPatchObject(
+            clustering_client.time, 'sleep',
+            lambda s: self.now.__setitem__(0, self.now[0] + s)))
+        self.useFixture(fixtures.MockPatchObject(
+            clustering_client.time, 'monotonic', lambda: self.now[0]))
+
+    def test_waiting_on_ended_children_is_stuck_after_45_s(self):
+        c = stuck_client(['WAITING'])
+        e = self.assertRaises(clustering_client.ActionStuck,
+                              c.wait_for_action, 'p1', 'CLUSTER_SCALE_OUT')
+        self.assertGreaterEqual(self.now[0], clustering_client.STUCK_SECONDS)
+        self.assertLess(self.now[0], clustering_client.STUCK_SECONDS + 2)
+        self.assertIn('CLUSTER_SCALE_OUT p1 still WAITING 45 s after every '
+                      'action it waits for ended (n1)', e.detail)
+        self.assertEqual('WAITING', e.action['status'])
+        self.assertEqual({'p1'}, c.stuck)
+
+    def test_waiting_on_a_running_child_waits_for_it(self):
+        c = stuck_client(['WAITING'], child_status='RUNNING',
+                         build_timeout=100)
+        self.assertRaises(clustering_client.ActionTimeout,
+                          c.wait_for_action, 'p1')
+        self.assertEqual(set(), c.stuck)
+
+    def test_resumed_in_time_is_not_stuck(self):
+        c = stuck_client(['WAITING'] * 30 + ['READY', 'RUNNING'] +
+                         ['WAITING'] * 30 + ['SUCCEEDED'])
+        self.assertEqual('SUCCEEDED', c.wait_for_action('p1')['status'])
+
+    def test_running_for_long_is_not_stuck(self):
+        c = stuck_client(['RUNNING'] * 100 + ['SUCCEEDED'])
+        self.assertEqual('SUCCEEDED', c.wait_for_action('p1')['status'])
+
+    def test_force_cancel_and_force_delete_speak_their_microversions(self):
+        c = stuck_client(['WAITING'])
+        calls = []
+        c._json = lambda *args: (calls.append(args) or
+                                 ({'location': '/a/x'}, {}))
+        c.force_cancel_action('p1')
+        c.delete_cluster('c1', force=True)
+        self.assertEqual(
+            ('PATCH', 'v1/actions/p1?force=true',
+             {'action': {'status': 'CANCELLED'}}, (202,), '1.12'), calls[0])
+        self.assertEqual(('DELETE', 'v1/clusters/c1?force=true', None,
+                          (202,), '1.8'), calls[1])
