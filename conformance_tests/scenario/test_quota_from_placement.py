@@ -29,6 +29,7 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import faults
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.common import trusts
 from conformance_tests.scenario import base
@@ -36,6 +37,8 @@ from conformance_tests.scenario import base
 CONF = config.CONF
 MICROVERSION = '2.69'
 QUOTA_EXCEEDED = 'Quota exceeded for instances'
+# What every boot the usage rules count relies on.
+RULE_WITHIN_QUOTA = "a boot within the project's quota is accepted"
 PLACEMENT_MODE_ONLY = (
     'the cloud claims legacy quota counting ([conformance] '
     'quota_usage_from_placement = false); this seed-001 rule holds only '
@@ -67,8 +70,14 @@ class QuotaTestBase(base.ComputeScenarioTest):
         cls.project_id = cls.os_primary.credentials.project_id
         cls.user_a = cls.os_primary.credentials.user_id
 
-    def set_project_quota(self, **limits):
-        self.quotas.update_quota_set(self.project_id, force=True, **limits)
+    def set_project_quota(self, rule, **limits):
+        """Set the project's limits, which the admin may (``rule``: the
+        rule that needs them)."""
+        outcomes.must_succeed(
+            self, '%s (an admin sets the project\'s limits %s)' % (
+                rule, limits),
+            self.quotas.update_quota_set, self.project_id, force=True,
+            **limits)
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         self.quotas.delete_quota_set, self.project_id)
 
@@ -117,13 +126,15 @@ class QuotaTestBase(base.ComputeScenarioTest):
                 'ram': absolute['totalRAMUsed']}
 
     def assert_boot_refused(self, rule, **boot_args):
-        try:
-            server_id = self.boot(**boot_args)
-        except lib_exc.Forbidden as e:
-            self.assertIn(QUOTA_EXCEEDED, str(e), '%s: the 403 must carry '
-                          'the quota message' % rule)
-            return
-        self.fail('%s: the boot was accepted (server %s)' % (rule, server_id))
+        refusal = outcomes.must_be_refused(self, rule, 403, self.boot,
+                                           **boot_args)
+        self.assertIn(QUOTA_EXCEEDED, str(refusal), '%s: the 403 must carry '
+                      'the quota message' % rule)
+
+    def boot_within_quota(self, rule=RULE_WITHIN_QUOTA, **boot_args):
+        """A boot the rule says nova accepts: a refusal is the rule's
+        failed assertion, with nova's answer."""
+        return outcomes.must_succeed(self, rule, self.boot, **boot_args)
 
 
 class QuotaUsageTest(QuotaTestBase):
@@ -217,12 +228,13 @@ class QuotaUsageTest(QuotaTestBase):
     def _boot_with_admin(self):
         # Unlimited cores and RAM so the unschedulable flavor passes the
         # quota check and fails in the scheduler, as the rule needs.
-        self.set_project_quota(instances=10, cores=-1, ram=-1)
+        self.set_project_quota(RULE_WITHIN_QUOTA, instances=10, cores=-1,
+                               ram=-1)
         # All four boots are asked for before any is waited for: usage
         # counts servers whatever order they settle in, so the rule needs
         # no serialising, and the boots overlap in the cloud.
-        booted = [(user, flavor, self.boot(servers_client=client,
-                                           flavor=flavor))
+        booted = [(user, flavor, self.boot_within_quota(
+                      servers_client=client, flavor=flavor))
                   for user, client, flavor in (
                       (self.user_a, self.servers, CONF.compute.flavor_ref),
                       (self.user_a, self.servers,
@@ -259,8 +271,8 @@ class QuotaUsageTest(QuotaTestBase):
         # group's are placed one after another: boots racing for a
         # group's last room may lose (seed 000's overflow rule allows
         # it), and these must not.
-        booted = [(user, flavor, self.boot(servers_client=client,
-                                           flavor=flavor))
+        booted = [(user, flavor, self.boot_within_quota(
+                      servers_client=client, flavor=flavor))
                   for user, client, flavor in plain]
         if size:
             group = self.os_primary.server_groups_client.create_server_group(
@@ -270,8 +282,8 @@ class QuotaUsageTest(QuotaTestBase):
                 self.os_primary.server_groups_client.delete_server_group,
                 group['id'])
             for n, flavor in enumerate(in_group + beyond_flavor):
-                server = self.settle(self.boot(zone=zone, group=group,
-                                               flavor=flavor))
+                server = self.settle(self.boot_within_quota(
+                    zone=zone, group=group, flavor=flavor))
                 self.servers_by_user[self.user_a].append((server, flavor))
                 if n < size and server['status'] != 'ACTIVE':
                     raise lib_exc.InvalidConfiguration(
@@ -397,14 +409,19 @@ class QuotaUsageTest(QuotaTestBase):
         rule = ('a per-user instance limit is enforced for that user, and '
                 'another user of the same project is unaffected')
         a_count = len(self.servers_by_user[self.user_a])
-        self.quotas.update_quota_set(self.project_id, user_id=self.user_a,
-                                     force=True, instances=a_count)
+        outcomes.must_succeed(
+            self, '%s (an admin sets user A\'s instance limit to %d)' % (
+                rule, a_count),
+            self.quotas.update_quota_set, self.project_id,
+            user_id=self.user_a, force=True, instances=a_count)
         self.addCleanup(self.admin_raw.call, 'DELETE',
                         '/os-quota-sets/%s?user_id=%s' % (
                             self.project_id, self.user_a), MICROVERSION)
         self.assert_boot_refused('%s (user A at its limit of %d)' % (
             rule, a_count))
-        b_server = self.settle(self.boot(servers_client=self.b_servers))
+        b_server = self.settle(self.boot_within_quota(
+            '%s (user B boots while user A is at its limit)' % rule,
+            servers_client=self.b_servers))
         self.assertEqual('ACTIVE', b_server['status'],
                          '%s: user B boots while user A is at its limit' %
                          rule)
@@ -438,8 +455,9 @@ class QuotaCellOutageTest(QuotaTestBase):
         down_hosts = self.zone_hosts(zone)
         self.assertNotEqual([], down_hosts, '[conformance] cell_down_zone '
                             '%s has no available host' % zone)
-        self.set_project_quota(instances=3, cores=-1, ram=-1)
-        in_cell = [self.boot(zone=zone) for _ in range(3)]
+        self.set_project_quota('the project held at 3 instances',
+                               instances=3, cores=-1, ram=-1)
+        in_cell = [self.boot_within_quota(zone=zone) for _ in range(3)]
         for server_id in in_cell:
             self.assertEqual('ACTIVE', self.settle(server_id)['status'])
 
@@ -460,9 +478,9 @@ class QuotaCellOutageTest(QuotaTestBase):
             'refused (it would pass only if the down cell were forgotten)'
             % cell)
 
-        self.set_project_quota(instances=4, cores=-1, ram=-1)
-        elsewhere = self.settle(self.boot())
         rule = 'a boot within quota still succeeds in a cell that is up'
+        self.set_project_quota(rule, instances=4, cores=-1, ram=-1)
+        elsewhere = self.settle(self.boot_within_quota(rule))
         self.assertEqual('ACTIVE', elsewhere['status'], rule)
         self.assertNotIn(elsewhere['OS-EXT-SRV-ATTR:host'], down_hosts,
                          '%s: it landed on %s, in the down cell' % (

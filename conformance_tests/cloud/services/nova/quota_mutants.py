@@ -44,6 +44,32 @@ def ignores_user():
 
 
 @register(
+    'quota-user-limit-for-every-user', 'nova',
+    targets=('compute.quota-from-placement.per-user-limit',),
+    rule='a per-user limit binds that user only: another user of the '
+         'project still boots (here every user of the project gets it, as '
+         'a cloud applying one user\'s limit to the whole project does)')
+def user_limit_for_every_user():
+    from nova.db.api import api as api_db_api
+    from nova.db.api import models as api_models
+    from nova import objects
+
+    @api_db_api.context_manager.reader
+    def any_user_of_project(context, project_id, user_id):
+        rows = context.session.query(
+            api_models.ProjectUserQuota.resource,
+            api_models.ProjectUserQuota.hard_limit).filter_by(
+                project_id=project_id).all()
+        found = {'project_id': project_id, 'user_id': user_id}
+        for row in rows:
+            found[row.resource] = row.hard_limit
+        return found
+
+    objects.Quotas._get_all_from_db_by_project_and_user = staticmethod(
+        any_user_of_project)
+
+
+@register(
     'quota-check-skipped-when-cell-down', 'nova',
     targets=('compute.quota-from-placement.cell-outage',),
     rule='a boot over quota is refused also while a cell is down')

@@ -1,0 +1,102 @@
+"""Every call a rule governs goes through common/outcomes (issue 46,
+section 1): in a converted test module, a call that changes the cloud
+(create_*, update_*, delete_*, boots, senlin's and blazar's actions) is
+either handed to outcomes.must_succeed / must_be_refused, which turn any
+answer into the rule's assertion, or is a set-up call listed below with
+the reason no rule governs it. A new mutating call outside both fails
+here, before a cloud's refusal of it can surface as an error.
+
+The modules not yet listed in CONVERTED are still to be converted; each
+one joins the list when its calls are.
+"""
+
+import ast
+import os
+
+import fixtures
+import testtools
+
+from conformance_tests.common import paths
+
+CONVERTED = (
+    'scenario/test_quota_from_placement.py',
+)
+
+MUTATING_PREFIXES = ('create_', 'update_', 'delete_')
+# (The module's own helpers that hand their call to outcomes, such as
+# set_project_quota or boot_within_quota, are checked inside.)
+MUTATING_NAMES = {'boot', 'scale_out', 'resize', 'attach_policy',
+                  'detach_policy'}
+
+# (module, enclosing function, called name): why no rule governs it.
+_QUOTA = 'scenario/test_quota_from_placement.py'
+ALLOWED = {
+    (_QUOTA, '_second_user', 'create_user'): (
+        'set-up: user B of the project, made by the admin; keystone is '
+        'no seed-001 rule'),
+    (_QUOTA, '_second_user', 'create_user_role_on_project'): (
+        'set-up: user B\'s member role, as above'),
+    (_QUOTA, '_unschedulable_flavor', 'create_flavor'): (
+        'set-up: the admin\'s flavor no host holds; a refusal is the '
+        'admin\'s error, not a quota rule'),
+    (_QUOTA, '_boot_as_member', 'create_server_group'): (
+        'set-up: the anti-affinity group whose overflow is the member\'s '
+        'unscheduled server; its rules are seed 000\'s'),
+}
+
+
+def _calls(path):
+    """[(enclosing function, called name, line)] of mutating calls."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), path)
+    found = []
+
+    def visit(node, function):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if isinstance(child, ast.Call):
+                func = child.func
+                name = (func.attr if isinstance(func, ast.Attribute) else
+                        func.id if isinstance(func, ast.Name) else None)
+                if name and (name in MUTATING_NAMES or
+                             name.startswith(MUTATING_PREFIXES)):
+                    found.append((function, name, child.lineno))
+            visit(child, function)
+    visit(tree, None)
+    return found
+
+
+def _root():
+    return os.path.dirname(paths.__file__).rsplit(os.sep, 1)[0]
+
+
+class RuleCallsTest(testtools.TestCase):
+
+    def test_converted_modules_call_through_outcomes(self):
+        loose = []
+        for module in CONVERTED:
+            for function, name, line in _calls(os.path.join(_root(),
+                                                            module)):
+                if (module, function, name) not in ALLOWED:
+                    loose.append('%s:%d %s() calls %s outside '
+                                 'common/outcomes' % (module, line,
+                                                      function, name))
+        self.assertEqual([], loose)
+
+    def test_every_allowed_entry_is_still_there(self):
+        # An entry whose call went away would hide the next one.
+        present = {(m, f, n) for m in CONVERTED
+                   for f, n, _ in _calls(os.path.join(_root(), m))}
+        self.assertEqual([], sorted(set(ALLOWED) - present))
+
+    def test_the_walk_finds_a_loose_boot(self):
+        # The control: the walk sees what it must refuse.
+        path = self.useFixture(fixtures.TempDir()).path
+        module = os.path.join(path, 'm.py')
+        with open(module, 'w') as f:
+            f.write('class T:\n    def test_x(self):\n'
+                    '        self.boot(flavor=1)\n'
+                    '        outcomes.must_succeed(self, R, self.boot)\n')
+        self.assertEqual([('test_x', 'boot', 3)], _calls(module))
