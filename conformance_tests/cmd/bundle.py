@@ -2,11 +2,14 @@
 
     conformance bundle [--workdir W] [--output FILE]
         pack W's finished run into one archive to hand over (default
-        W/bundle.tar.gz): report, stream, selected tests, tempest.conf
-        with every secret removed, guidelines, suite.json, manifest
+        W/bundle.tar.gz): report (JSON, Markdown, HTML), stream, selected
+        tests, tempest.conf with every secret removed, guidelines,
+        suite.json, manifest; print its sha256 and write it beside it
+        (FILE.sha256, for `sha256sum -c`)
     conformance verify-bundle FILE
-        check the manifest and the guidelines digest, and recompute
-        every verdict from the bundle's stream and guidelines
+        check the manifest and the guidelines digest, recompute
+        every verdict from the bundle's stream and guidelines, and check
+        that report.html says what report.json says
 
 Exit codes as elsewhere: 0 all good, 1 a problem found (one line each),
 2 the command could not run (a missing run, a file that is no bundle).
@@ -45,8 +48,11 @@ def cmd_bundle(args, say=print, fail=ui.fail, guideline_files=None):
     # vendor's customer checks it.
     code = _verify(path, say, fail)
     if code == 0:
+        with open(path + bundle.SHA256_SUFFIX) as f:
+            digest = f.read().split()[0]
         say('bundle: %s (%d members, each 0600; tempest.conf has every '
-            'secret removed)' % (path, len(names)))
+            'secret removed); sha256 %s, also in %s' % (
+                path, len(names), digest, path + bundle.SHA256_SUFFIX))
     return code
 
 
@@ -67,7 +73,8 @@ def _verify(path, say, fail):
             path, len(problems)))
         return 1
     say('%s verified: %d members match %s; %d capability verdicts '
-        'recomputed from its stream and guidelines match report.json' % (
+        'recomputed from its stream and guidelines match report.json, '
+        'and report.html says what report.json says' % (
             path, counts['members'], bundle.MANIFEST,
             counts['capabilities']))
     return 0

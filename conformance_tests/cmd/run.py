@@ -353,10 +353,10 @@ def _report(workdir, results, target, scope, allow_skips, duration=None,
         summary['versions'] = versions
     if preflight:
         summary['preflight'] = preflight
-    json_path, md_path = build.write(workdir, caps, summary)
+    json_path, md_path, html_path = build.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
-    ui.say('report: %s and %s%s' % (
-        json_path, md_path,
+    ui.say('report: %s, %s and %s%s' % (
+        json_path, md_path, html_path,
         ' (%.0f s in all)' % duration if duration else ''))
     return 0 if summary['as_expected'] else 1
 

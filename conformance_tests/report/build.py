@@ -17,6 +17,7 @@ The rules (each has a self-test in selftests/report/test_build.py):
   to do what the spec says, so `expected_fail` capabilities must pass.
 """
 
+import hashlib
 import json
 import os
 import re
@@ -242,14 +243,23 @@ def summarise(caps, results, target, allow_skips, duration=None,
 
 
 def write(workdir, caps, summary):
+    """report.json, report.md and report.html; (their paths). The page
+    names report.json's sha256, so it is hashed as written, bytes."""
+    from conformance_tests.report import html  # it imports this module
     os.makedirs(workdir, exist_ok=True)
     json_path = os.path.join(workdir, 'report.json')
-    with open(json_path, 'w') as f:
-        json.dump({'capabilities': caps, 'summary': summary}, f, indent=2)
+    data = json.dumps({'capabilities': caps, 'summary': summary},
+                      indent=2).encode('utf-8')
+    with open(json_path, 'wb') as f:
+        f.write(data)
     md_path = os.path.join(workdir, 'report.md')
     with open(md_path, 'w') as f:
         f.write(markdown(caps, summary))
-    return json_path, md_path
+    html_path = os.path.join(workdir, html.NAME)
+    with open(html_path, 'w', encoding='utf-8') as f:
+        f.write(html.render(caps, summary,
+                            hashlib.sha256(data).hexdigest()))
+    return json_path, md_path, html_path
 
 
 def markdown(caps, summary):

@@ -4,7 +4,8 @@ finished `conformance run`, that anyone can check without a cloud.
 Members (each 0600, as is the archive: even redacted, a tempest.conf
 names the cloud's endpoints and accounts):
 
-    report.json, report.md   the report, as the run wrote it
+    report.json, report.md,  the report, as the run wrote it (the page
+    report.html              for people without Python, report/html.py)
     results.subunit          the run's subunit v2 stream
     selected-tests.txt       the tests the run selected (its workspace's)
     tempest.conf             that workspace's etc/tempest.conf, every
@@ -14,9 +15,13 @@ names the cloud's endpoints and accounts):
     suite.json               suite version, guidelines digest, times
     MANIFEST.sha256          `sha256sum` of every other member
 
+Beside the archive, FILE.sha256 (`sha256sum` format) holds its sum: the
+page cannot (the archive holds the page), so the page says where it is.
+
 verify() takes no verdict on trust: it recomputes each one from the
 bundle's stream and guidelines with the code the run used, so an edited
-verdict fails even when the manifest was rewritten to match. The
+verdict fails even when the manifest was rewritten to match; and it
+reads report.html back, which must say what report.json says. The
 manifest gives integrity, not authenticity: whoever rewrites every
 member consistently forges a bundle; only a signature would stop that.
 """
@@ -38,13 +43,17 @@ import yaml
 from conformance_tests.common import secret_options
 from conformance_tests.report import build
 from conformance_tests.report import guidelines as guidelines_mod
+from conformance_tests.report import html as html_mod
 from conformance_tests.report import results as results_mod
 
 REPORT, REPORT_MD, SUBUNIT = 'report.json', 'report.md', 'results.subunit'
+REPORT_HTML = html_mod.NAME
 SELECTED = 'selected-tests.txt'  # tempest_runner.SELECTED
 CONF, PREFLIGHT, SUITE = 'tempest.conf', 'preflight.json', 'suite.json'
 MANIFEST, GUIDELINES = 'MANIFEST.sha256', 'guidelines'
-REQUIRED = (REPORT, REPORT_MD, SUBUNIT, SELECTED, CONF, SUITE)
+REQUIRED = (REPORT, REPORT_MD, REPORT_HTML, SUBUNIT, SELECTED, CONF, SUITE)
+# Beside the archive: its sum, which no member can hold.
+SHA256_SUFFIX = '.sha256'
 # Where `conformance run` keeps Tempest's workspace: the embedded
 # cloud's, or the one made for --tempest-conf.
 WORKSPACES = ('workspace', 'vendor-workspace')
@@ -186,7 +195,7 @@ def _workspace(workdir):
 def collect(workdir, guideline_files=None, now=None):
     """{member name: bytes} of the bundle of ``workdir``'s last run."""
     members = {}
-    for name in (REPORT, REPORT_MD, SUBUNIT):
+    for name in (REPORT, REPORT_MD, REPORT_HTML, SUBUNIT):
         path = os.path.join(workdir, name)
         if not os.path.isfile(path):
             raise BundleError('no %s: run `conformance run` first' % path)
@@ -261,14 +270,30 @@ def write(output, members, mtime):
         raise BundleError('cannot write %s: %s' % (output, e.strerror or e))
 
 
+def write_sum(output):
+    """OUTPUT.sha256 beside the archive, as `sha256sum` writes it (the
+    archive's own name, so `sha256sum -c` works in its folder); the
+    sum."""
+    digest = sha256(_read(output))
+    path = output + SHA256_SUFFIX
+    try:
+        with open(path, 'w') as f:
+            f.write('%s  %s\n' % (digest, os.path.basename(output)))
+    except OSError as e:
+        raise BundleError('cannot write %s: %s' % (path, e.strerror or e))
+    return digest
+
+
 def make(workdir, output=None, guideline_files=None):
-    """Bundle ``workdir``'s last run; (archive path, member names)."""
+    """Bundle ``workdir``'s last run and write its sum beside it;
+    (archive path, member names)."""
     workdir = os.path.abspath(workdir)
     output = os.path.abspath(output or os.path.join(workdir,
                                                     'bundle.tar.gz'))
     now = datetime.datetime.now(datetime.timezone.utc)
     members = collect(workdir, guideline_files, now)
     write(output, members, now.timestamp())
+    write_sum(output)
     return output, sorted(members)
 
 
@@ -451,6 +476,10 @@ def verify(path):
         problems += manifest_problems + _check_conf(members)
         if SUITE in members:
             problems += _check_suite(members)
+        if REPORT in members and REPORT_HTML in members:
+            problems += html_mod.check(
+                members[REPORT_HTML].decode('utf-8', 'replace'),
+                members[REPORT])
         capabilities, more = recompute(tmp, members)
     return problems + more, {'members': checked,
                              'capabilities': capabilities}

@@ -282,7 +282,7 @@ class RenderTest(testtools.TestCase):
     def test_write_puts_json_and_markdown_in_workdir(self):
         caps, results = self.caps()
         workdir = self.useFixture(fixtures.TempDir()).path
-        json_path, md_path = build.write(
+        json_path, md_path, html_path = build.write(
             workdir, caps, build.summarise(caps, results, 't', False))
         with open(json_path) as f:
             doc = json.load(f)
@@ -290,3 +290,4 @@ class RenderTest(testtools.TestCase):
                          [c['id'] for c in doc['capabilities']])
         self.assertEqual('expected-fail', doc['capabilities'][2]['status'])
         self.assertTrue(os.path.exists(md_path))
+        self.assertEqual(os.path.join(workdir, 'report.html'), html_path)

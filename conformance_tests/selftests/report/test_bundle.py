@@ -18,6 +18,7 @@ from conformance_tests.cmd import bundle as bundle_cmd
 from conformance_tests.report import build
 from conformance_tests.report import bundle
 from conformance_tests.report import guidelines
+from conformance_tests.report import html
 from conformance_tests.report import results
 
 ID_A = '5a0e7d1c-1111-4a11-8a11-111111111111'
@@ -129,9 +130,20 @@ def members_of(path):
 
 def rewrite(path, edit, manifest=True, suite=False):
     """Tamper: ``edit`` the members dict, then, as a careful forger
-    would, rewrite the guidelines digest (``suite``) and the manifest."""
+    would, render report.html again of an edited report.json that
+    parses, and rewrite the guidelines digest (``suite``) and the
+    manifest."""
     members = members_of(path)
+    report_json = members.get(bundle.REPORT)
     edit(members)
+    if members.get(bundle.REPORT) != report_json:
+        try:
+            report = json.loads(members[bundle.REPORT])
+            members[bundle.REPORT_HTML] = html.render(
+                report['capabilities'], report['summary'],
+                bundle.sha256(members[bundle.REPORT])).encode()
+        except (KeyError, TypeError, ValueError):
+            pass  # not a report: the page stays
     if suite:
         meta = json.loads(members[bundle.SUITE])
         meta['guidelines_sha256'] = bundle.guidelines_digest(members)
@@ -171,7 +183,7 @@ class BundleTest(testtools.TestCase):
         self.assertEqual(os.path.join(self.workdir, 'bundle.tar.gz'),
                          self.path)
         self.assertEqual(sorted([
-            'report.json', 'report.md', 'results.subunit',
+            'report.json', 'report.md', 'report.html', 'results.subunit',
             'selected-tests.txt', 'tempest.conf', 'preflight.json',
             'guidelines/009-selftest.yaml', 'suite.json',
             'MANIFEST.sha256']), self.names)
@@ -347,8 +359,57 @@ class BundleTest(testtools.TestCase):
             'report.json': b'{"capabilities": [1]}',
             'results.subunit': b'not subunit'}))
         problems = self.verify()
-        self.assertEqual(1, len(problems), problems)
-        self.assertTrue(problems[0].startswith('verdicts not recomputed: '))
+        self.assertEqual(2, len(problems), problems)
+        # the page renders the report that was there before
+        self.assertTrue(problems[0].startswith(
+            'report.html: renders the report.json of sha256 '), problems)
+        self.assertTrue(problems[1].startswith('verdicts not recomputed: '))
+
+    def test_the_bundles_sum_is_written_beside_it(self):
+        with open(self.path, 'rb') as f:
+            digest = bundle.sha256(f.read())
+        with open(self.path + '.sha256') as f:
+            self.assertEqual('%s  bundle.tar.gz\n' % digest, f.read())
+
+    def test_the_page_renders_the_bundled_report(self):
+        members = members_of(self.path)
+        page = members['report.html'].decode()
+        self.assertIn(bundle.sha256(members['report.json']), page)
+        self.assertEqual([], html.check(page, members['report.json']))
+
+    def test_a_verdict_edited_in_the_page_is_one_line(self):
+        def edit(members):
+            members['report.html'] = members['report.html'].replace(
+                b'data-verdict="expected-fail"', b'data-verdict="pass"')
+        rewrite(self.path, edit)
+        self.assertEqual(['report.html: capability t.upstream-breaks: the '
+                          'page\'s data-verdict is pass, report.json\'s '
+                          'expected-fail'], self.verify())
+
+    def test_a_page_of_another_report_is_one_line(self):
+        members = members_of(self.path)
+        want = bundle.sha256(members['report.json'])
+        other = 'f' * 64
+
+        def edit(members):
+            members['report.html'] = members['report.html'].replace(
+                want.encode(), other.encode())
+        rewrite(self.path, edit)
+        self.assertEqual(['report.html: renders the report.json of sha256 '
+                          '%s, not this one (%s)' % (other, want)],
+                         self.verify())
+
+    def test_cli_page_tampered_is_exit_1_one_line(self):
+        rewrite(self.path, lambda m: m.update({
+            'report.html': m['report.html'].replace(
+                b'<td class="verdict">pass</td>',
+                b'<td class="verdict">fail</td>')}))
+        code, out, err = self.run_cmd(bundle_cmd.cmd_verify_bundle,
+                                      argparse.Namespace(file=self.path))
+        self.assertEqual(1, code)
+        self.assertEqual(['report.html: capability t.passes: the page\'s '
+                          'verdict cell is fail, report.json\'s pass'], out)
+        self.assertEqual(1, len(err))
 
     def test_an_unsafe_member_name_is_not_unpacked(self):
         rewrite(self.path, lambda m: m.update({'../escape': b'x'}))
@@ -368,14 +429,20 @@ class BundleTest(testtools.TestCase):
         code, out, err = self.run_cmd(args.func, args,
                                       guideline_files=self.files)
         self.assertEqual((0, []), (code, err))
-        self.assertTrue(out[-1].startswith('bundle: %s (9 members' % output),
+        self.assertTrue(out[-1].startswith('bundle: %s (10 members' % output),
                         out)
+        with open(output + '.sha256') as f:
+            digest = f.read().split()[0]
+        self.assertTrue(out[-1].endswith('; sha256 %s, also in %s.sha256' % (
+            digest, output)), out)
         args = parser.parse_args(['verify-bundle', output])
         code, out, err = self.run_cmd(args.func, args)
         self.assertEqual((0, []), (code, err))
-        self.assertEqual(['%s verified: 8 members match MANIFEST.sha256; 3 '
+        self.assertEqual(['%s verified: 9 members match MANIFEST.sha256; 3 '
                           'capability verdicts recomputed from its stream '
-                          'and guidelines match report.json' % output], out)
+                          'and guidelines match report.json, and '
+                          'report.html says what report.json says' % output],
+                         out)
 
     def test_cli_tampered_is_exit_1_one_line_each(self):
         rewrite(self.path, lambda m: m.update({
@@ -402,7 +469,7 @@ class BundleTest(testtools.TestCase):
             self.assertIn(path, err[0])
 
     def test_bundle_of_a_workdir_without_a_run_is_exit_2(self):
-        for missing in ('report.json', 'results.subunit'):
+        for missing in ('report.json', 'report.html', 'results.subunit'):
             path = os.path.join(self.workdir, missing)
             os.rename(path, path + '.away')
             code, out, err = self.run_cmd(
