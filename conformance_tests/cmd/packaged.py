@@ -175,6 +175,10 @@ def _judge(cloud, results):
         if results[name] != 0:
             problems.append('%s run: verdicts not as expected (exit %d); '
                             'see %s' % (name, results[name], path))
+            # Said here, last: a CI log that keeps only its tail still
+            # names the capability and why.
+            problems += ['%s run: %s' % (name, line)
+                         for line in _unexpected(reports[name])]
     if 'admin' in reports:
         left = reports['admin']['summary'].get('inventory_differences')
         if left:
@@ -187,6 +191,20 @@ def _judge(cloud, results):
             verdicts['member'], verdicts['admin'], reports['member'],
             disabled=_not_offered(cloud.tempest_conf))
     return problems
+
+
+def _unexpected(report):
+    """A line per capability whose verdict is not the expected one: its
+    id, verdict, expectation and the first line of its evidence."""
+    lines = []
+    for cap in report['capabilities']:
+        if cap.get('as_expected', True):
+            continue
+        evidence = (cap.get('explanation') or '').strip().splitlines()
+        lines.append('%s is %s, expected %s%s' % (
+            cap['id'], cap['status'], cap.get('expected', '?'),
+            ': ' + evidence[0][:300] if evidence else ''))
+    return lines
 
 
 def _not_offered(conf_path):

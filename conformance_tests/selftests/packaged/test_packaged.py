@@ -122,3 +122,24 @@ class CommandLineTest(testtools.TestCase):
         args = main.build_parser().parse_args(
             ['packaged', 'run', '--seed', '000', '--seed', '003'])
         self.assertEqual(['000', '003'], args.seed)
+
+
+class UnexpectedTest(testtools.TestCase):
+    """A run not as expected names each capability and why, last, where a
+    CI log that keeps only its tail still shows it."""
+
+    def test_each_unexpected_capability_is_a_line(self):
+        from conformance_tests.cmd import packaged
+        report = {'capabilities': [
+            {'id': 'a.ok', 'status': 'pass', 'expected': 'pass',
+             'as_expected': True, 'explanation': ''},
+            {'id': 'b.race', 'status': 'partial', 'expected':
+             'expected-fail', 'as_expected': False,
+             'explanation': 'test_race skipped: no racing boot\nmore'},
+            {'id': 'c.quiet', 'status': 'fail', 'expected': 'pass',
+             'as_expected': False, 'explanation': None}]}
+        self.assertEqual(
+            ['b.race is partial, expected expected-fail: test_race '
+             'skipped: no racing boot',
+             'c.quiet is fail, expected pass'],
+            packaged._unexpected(report))
