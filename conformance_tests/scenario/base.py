@@ -12,6 +12,7 @@ from tempest import test
 
 from conformance_tests.common import faults
 from conformance_tests.common import microversion
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.common import waiters
 from conformance_tests.services.compute.v2 import zones
@@ -71,6 +72,12 @@ class ServersMixin(object):
             raise
         self.remove_server_later(server['id'], client)
         return server['id']
+
+    def boot_accepted(self, rule, **boot_args):
+        """boot(), which the rule says the API accepts (where the server
+        goes is the scheduler's to decide): a refusal is the rule's failed
+        assertion, naming the call and the cloud's answer."""
+        return outcomes.must_succeed(self, rule, self.boot, **boot_args)
 
     def remove_server_later(self, server_id, client=None):
         """Register the server's removal (DELETE, then wait until gone).

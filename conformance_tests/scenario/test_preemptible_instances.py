@@ -37,6 +37,7 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.common import waiters
 from conformance_tests.scenario import base
@@ -50,6 +51,8 @@ LOG = logging.getLogger(__name__)
 MICROVERSION = '2.74'
 PREEMPTIBLE = 'blazar:preemptible'
 NO_VALID_HOST = 'No valid host'
+OWNER_BOOT = ('spec: the reservation owner\'s boot is accepted and lands on '
+              'the reserved host')
 # At most this many preemptibles are asked for the allocated host while its
 # lease starts: from blazar's first termination request, one after the
 # other, as fast as nova takes them (on the embedded cloud the 8 take about
@@ -168,10 +171,12 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         server = self.settle(server_id)
         return server['status'], server.get('OS-EXT-SRV-ATTR:host')
 
-    def boot_on(self, host, flavor):
-        """An admin boot asking for ``host``; the filters still decide."""
-        return self.boot(servers_client=self.admin_servers, flavor=flavor,
-                         host=host)
+    def boot_on(self, host, flavor, rule):
+        """An admin boot asking for ``host``, which the API accepts (a
+        refusal is ``rule``'s failed assertion); the filters decide."""
+        return self.boot_accepted(
+            '%s (an admin\'s boot asking for %s)' % (rule, host),
+            servers_client=self.admin_servers, flavor=flavor, host=host)
 
     def assert_refused(self, server_id, rule):
         server = self.settle(server_id)
@@ -202,16 +207,19 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                 CONF.conformance.blazar_freepool))
         return hosts
 
-    def lease_host(self, host, reservation=leases.host_reservation):
+    def lease_host(self, host, rule, reservation=leases.host_reservation):
         """A lease of pool host ``host`` (a service host) starting now:
-        blazar's reservation names its hypervisor."""
+        blazar's reservation names its hypervisor. Blazar must accept it:
+        a refusal is ``rule``'s failed assertion."""
         name = data_utils.rand_name(prefix=CONF.conformance.resource_prefix,
                                     name='lease')
         body = leases.host_lease(name, self.node(host), timeutils.utcnow(),
                                  reservation=reservation)
         # Before the POST: a lease made by a request that failed goes too.
         self.lease_names.append(name)
-        return self.leases.create_lease(**body)['lease']
+        return outcomes.must_succeed(
+            self, '%s (a lease of freepool host %s starting now)' % (
+                rule, host), self.leases.create_lease, **body)['lease']
 
     def end_leases_named(self, name):
         for lease in self.leases.list_leases()['leases']:
@@ -361,9 +369,11 @@ class PreemptibleSchedulingTest(PreemptibleTest):
                 'only there, never on hosts blazar does not manage')
         unmanaged = self.unmanaged_hosts()
         self.assertTrue(unmanaged, 'no unmanaged compute host to check')
-        refused = self.boot_on(unmanaged[0], self.preemptible_flavor)
-        allowed = self.boot_on(self.pool_hosts[0], self.preemptible_flavor)
-        free = [self.boot(flavor=self.preemptible_flavor) for _ in range(2)]
+        refused = self.boot_on(unmanaged[0], self.preemptible_flavor, rule)
+        allowed = self.boot_on(self.pool_hosts[0], self.preemptible_flavor,
+                               rule)
+        free = [self.boot_accepted(rule, flavor=self.preemptible_flavor)
+                for _ in range(2)]
         self.assert_refused(refused, rule + ' (asked for %s)' % unmanaged[0])
         for server_id in [allowed] + free:
             status, host = self.host_of(server_id)
@@ -378,8 +388,9 @@ class PreemptibleSchedulingTest(PreemptibleTest):
     def test_regular_never_on_freepool_hosts(self):
         rule = ('spec: regular instances (not in a reservation) are not '
                 'allowed to run on freepool hosts')
-        refused = self.boot_on(self.pool_hosts[0], self.regular_flavor)
-        free = [self.boot(flavor=self.regular_flavor) for _ in range(2)]
+        refused = self.boot_on(self.pool_hosts[0], self.regular_flavor, rule)
+        free = [self.boot_accepted(rule, flavor=self.regular_flavor)
+                for _ in range(2)]
         self.assert_refused(refused, rule + ' (asked for %s)' % (
             self.pool_hosts[0]))
         for server_id in free:
@@ -405,16 +416,18 @@ class PreemptibleQuotaTest(PreemptibleTest):
     def assert_boot_refused(self, flavor, what, rule):
         """A boot of ``flavor`` is 403 (over quota), its message naming
         ``what``."""
-        try:
-            server = self.boot(flavor=flavor)
-        except lib_exc.Forbidden as e:
-            self.assertIn(what, str(e.resp_body),
-                          '%s: the 403 does not name %s: %s' % (
-                              rule, what, e.resp_body))
-        else:
-            self.fail('%s: a regular boot was accepted (server %s) while a '
-                      'preemptible used the rest of the %s quota' % (
-                          rule, server, what))
+        refusal = outcomes.must_be_refused(
+            self, '%s (a regular boot while a preemptible uses the rest of '
+            'the %s quota)' % (rule, what), 403, self.boot, flavor=flavor)
+        self.assertIn(what, str(refusal.resp_body),
+                      '%s: the 403 does not name %s: %s' % (
+                          rule, what, refusal.resp_body))
+
+    def set_quota(self, rule, project, **limits):
+        outcomes.must_succeed(
+            self, '%s (an admin sets the quota %s)' % (rule, limits),
+            self.os_admin.quotas_client.update_quota_set, project,
+            **limits)
 
     @decorators.idempotent_id('445ded67-1f01-4bda-886b-4246d20a5914')
     @decorators.attr(type=['slow'])
@@ -434,9 +447,8 @@ class PreemptibleQuotaTest(PreemptibleTest):
         before = self.usage()
         flavor = self.flavors.show_flavor(self.preemptible_flavor)['flavor']
         self.addCleanup(quotas.delete_quota_set, project)
-        quotas.update_quota_set(project,
-                                instances=before['Instances'] + 1)
-        preemptible = self.boot(flavor=self.preemptible_flavor)
+        self.set_quota(rule, project, instances=before['Instances'] + 1)
+        preemptible = self.boot_accepted(rule, flavor=self.preemptible_flavor)
         self.assertEqual('ACTIVE', self.host_of(preemptible)[0])
         used = self.usage()
         self.assertEqual(
@@ -449,15 +461,17 @@ class PreemptibleQuotaTest(PreemptibleTest):
                 before))
         # Each quota in turn has no room left but for the preemptible.
         self.assert_boot_refused(self.regular_flavor, 'instances', rule)
-        quotas.update_quota_set(project, instances=-1,
-                                cores=used['Cores'])
+        self.set_quota(rule, project, instances=-1, cores=used['Cores'])
         self.assert_boot_refused(self.regular_flavor, 'cores', rule)
-        quotas.update_quota_set(project, cores=-1, ram=used['RAM'])
+        self.set_quota(rule, project, cores=-1, ram=used['RAM'])
         self.assert_boot_refused(self.regular_flavor, 'ram', rule)
-        quotas.update_quota_set(project, instances=used['Instances'],
-                                cores=used['Cores'], ram=used['RAM'])
-        self.delete_server(preemptible)
-        regular = self.boot(flavor=self.regular_flavor)
+        self.set_quota(rule, project, instances=used['Instances'],
+                       cores=used['Cores'], ram=used['RAM'])
+        outcomes.must_succeed(self, '%s (deleting preemptible %s)' % (
+            rule, preemptible), self.delete_server, preemptible)
+        regular = self.boot_accepted(
+            '%s (a regular boot once the preemptible is deleted)' % rule,
+            flavor=self.regular_flavor)
         self.assertEqual('ACTIVE', self.host_of(regular)[0],
                          '%s: freeing the preemptible did not free the '
                          'quota' % rule)
@@ -476,9 +490,9 @@ class PreemptibleLeaseTest(PreemptibleTest):
         rule = ('spec: preemptibles never start on a host of a reservation; '
                 'when the lease ends the host is back in the freepool')
         host, other = self.pool_hosts[:2]
-        bystander = self.boot_on(other, self.preemptible_flavor)
+        bystander = self.boot_on(other, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', other), self.host_of(bystander))
-        lease = self.lease_host(host)
+        lease = self.lease_host(host, rule)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_active(lease, rule)
         untouched = ('spec: preemptibles on freepool hosts the lease does '
@@ -486,19 +500,22 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assert_untouched(bystander, other, untouched)
         self.assertNotIn(host, self.freepool_hosts(),
                          '%s: %s still in the freepool' % (rule, host))
-        refused = self.boot_on(host, self.preemptible_flavor)
-        reserved = self.boot(flavor=self.regular_flavor, scheduler_hints={
-            'reservation': leases.reservation_id(lease)})
+        refused = self.boot_on(host, self.preemptible_flavor, rule)
+        reserved = self.boot_accepted(
+            OWNER_BOOT, flavor=self.regular_flavor,
+            scheduler_hints={'reservation': leases.reservation_id(lease)})
         self.assert_refused(refused, rule + ' (asked for %s)' % host)
         status, on = self.host_of(reserved)
         self.assertEqual((
             'ACTIVE', host), (status, on),
             'spec: the reservation owner\'s boot lands on the reserved host')
-        self.delete_server(reserved)
+        outcomes.must_succeed(self, '%s (deleting the reserved server %s)'
+                              % (rule, reserved), self.delete_server,
+                              reserved)
         self.end_lease(lease['id'])
         self.assertIn(host, self.freepool_hosts(),
                       '%s: %s not back in the freepool' % (rule, host))
-        again = self.boot_on(host, self.preemptible_flavor)
+        again = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(again),
                          '%s: no preemptible starts on %s after the lease' % (
                              rule, host))
@@ -510,11 +527,11 @@ class PreemptibleLeaseTest(PreemptibleTest):
         rule = ('spec: before a lease becomes active, the preemptible '
                 'instances on its hosts are terminated')
         host, other = self.pool_hosts[:2]
-        evicted = self.boot_on(host, self.preemptible_flavor)
-        kept = self.boot_on(other, self.preemptible_flavor)
+        evicted = self.boot_on(host, self.preemptible_flavor, rule)
+        kept = self.boot_on(other, self.preemptible_flavor, rule)
         for server_id, where in ((evicted, host), (kept, other)):
             self.assertEqual(('ACTIVE', where), self.host_of(server_id))
-        lease = self.lease_host(host)
+        lease = self.lease_host(host, rule)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_started(lease, host, evicted, rule)
         self.assert_terminated(evicted, host, lease, rule)
@@ -534,8 +551,9 @@ class PreemptibleLeaseTest(PreemptibleTest):
         untouched = ('spec: preemptibles on other freepool hosts are '
                      'untouched')
         self.assert_untouched(kept, other, untouched)
-        reserved = self.boot(flavor=self.regular_flavor, scheduler_hints={
-            'reservation': leases.reservation_id(lease)})
+        reserved = self.boot_accepted(
+            OWNER_BOOT, flavor=self.regular_flavor,
+            scheduler_hints={'reservation': leases.reservation_id(lease)})
         self.assertEqual(('ACTIVE', host), self.host_of(reserved),
                          'spec: the reservation owner\'s boot lands on the '
                          'freed host')
@@ -579,7 +597,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                                    CONF.conformance.poll_interval)
         return found['asked'], found['status']
 
-    def create_action(self, server_id):
+    def creation_action(self, server_id):
         """The server's create instance action, with its events."""
         (create,) = [a for a in self.instance_actions(server_id)
                      if a['action'] == 'create']
@@ -593,9 +611,9 @@ class PreemptibleLeaseTest(PreemptibleTest):
         rule = ('spec: once termination requests are sent, no new '
                 'preemptible instance starts on the allocated host')
         host = self.pool_hosts[0]
-        evicted = self.boot_on(host, self.preemptible_flavor)
+        evicted = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
-        lease = self.lease_host(host)
+        lease = self.lease_host(host, rule)
         # The race: preemptibles asked for the host from the moment
         # blazar's termination request for the one already there shows in
         # nova, one after the other, as fast as nova takes them, until
@@ -604,7 +622,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
         racers = []
         while asked is not None and len(racers) < RACERS and status not in (
                 leases.ACTIVE, leases.ERROR, leases.TERMINATED):
-            racers.append(self.boot_on(host, self.preemptible_flavor))
+            racers.append(self.boot_on(host, self.preemptible_flavor, rule))
             status = self.leases.show_lease(lease['id'])['lease']['status']
         lease, took = self.wait_lease_stable(lease['id'])
         # A race that leaves the lease unusable breaks the rule too.
@@ -618,7 +636,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
         seen = []
         for server_id in racers:
             status, on, launched = self.server_outcome(server_id)
-            create = self.create_action(server_id)
+            create = self.creation_action(server_id)
             seen.append((server_id, leases.moment(create['start_time']),
                          leases.placed_on(create.get('events'), host),
                          status, on))
@@ -686,11 +704,11 @@ class PreemptibleLeaseTest(PreemptibleTest):
                 'servers that do not use the reservation:<id> flavor are '
                 'preemptible and terminated before the lease is active')
         host, other = self.pool_hosts[:2]
-        evicted = self.boot_on(host, self.preemptible_flavor)
-        kept = self.boot_on(other, self.preemptible_flavor)
+        evicted = self.boot_on(host, self.preemptible_flavor, rule)
+        kept = self.boot_on(other, self.preemptible_flavor, rule)
         for server_id, where in ((evicted, host), (kept, other)):
             self.assertEqual(('ACTIVE', where), self.host_of(server_id))
-        lease = self.lease_host(host, leases.instance_reservation)
+        lease = self.lease_host(host, rule, leases.instance_reservation)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_active(lease, rule)
         state = self.termination_state(evicted)
@@ -708,7 +726,8 @@ class PreemptibleLeaseTest(PreemptibleTest):
                               'spec: servers on hosts the reservation does '
                               'not allocate are untouched')
         # The owner's boot: blazar's flavor has the reservation's id.
-        reserved = self.boot(flavor=leases.reservation_id(lease))
+        reserved = self.boot_accepted(
+            OWNER_BOOT, flavor=leases.reservation_id(lease))
         self.assertEqual(('ACTIVE', host), self.host_of(reserved),
                          'spec: the reservation owner\'s instance (flavor '
                          'reservation:<id>) lands on the allocated host')
@@ -721,11 +740,11 @@ class PreemptibleLeaseTest(PreemptibleTest):
                 'belonging to a reservation: a host allocated to an active '
                 'instance reservation refuses new preemptibles')
         host, other = self.pool_hosts[:2]
-        lease = self.lease_host(host, leases.instance_reservation)
+        lease = self.lease_host(host, rule, leases.instance_reservation)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_active(lease, rule)
-        refused = self.boot_on(host, self.preemptible_flavor)
-        control = self.boot_on(other, self.preemptible_flavor)
+        refused = self.boot_on(host, self.preemptible_flavor, rule)
+        control = self.boot_on(other, self.preemptible_flavor, rule)
         # The control: a freepool host the lease does not allocate still
         # takes a preemptible, so a refusal below is the reservation's.
         self.assertEqual(
@@ -752,9 +771,9 @@ class PreemptibleLeaseTest(PreemptibleTest):
         rule = ('spec: a preemptible is first shut down softly, then '
                 'deleted after [preemptible] graceful_shutdown_time')
         host = self.pool_hosts[0]
-        evicted = self.boot_on(host, self.preemptible_flavor)
+        evicted = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
-        lease = self.lease_host(host)
+        lease = self.lease_host(host, rule)
         lease, took = self.wait_lease_stable(lease['id'])
         self.assert_terminated(evicted, host, lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
@@ -820,7 +839,10 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
                             quotas.delete_quota_set, project)
             limits = {what: absolute['total%sUsed' % name] + amount
                       for what, (name, amount) in needed.items()}
-            quotas.update_quota_set(project, **limits)
+            outcomes.must_succeed(
+                self, 'an admin sets the quota of its own project to hold '
+                'the freepool fill (%s)' % limits, quotas.update_quota_set,
+                project, **limits)
             LOG.info('freepool fill: quota of project %s set to %s',
                      project, limits)
             return
@@ -842,11 +864,10 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
         """A boot whose refusal at the API (403, a quota) is a failed
         assertion naming ``rule`` and ``what`` was booted: the refusals
         the rule speaks of are the scheduler's."""
-        try:
-            return self.boot(**boot_args)
-        except lib_exc.Forbidden as e:
-            self.fail('%s: %s was refused at the API (403), not by the '
-                      'scheduler: %s' % (rule, what, e.resp_body))
+        return outcomes.must_succeed(
+            self, '%s: %s must reach the scheduler (the refusals the rule '
+            'speaks of are the scheduler\'s, not the API\'s)' % (rule, what),
+            self.boot, **boot_args)
 
     @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('c3e1a0d4-6f7b-4b8e-9a52-2d7f1e0b6c91')
@@ -893,7 +914,9 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
         refused = self.boot_or_fail(
             rule, 'the preemptible asked for with the freepool full',
             flavor=self.preemptible_flavor)
-        roomy = self.boot(flavor=self.regular_flavor)
+        roomy = self.boot_accepted(
+            'a regular boot beside the full freepool is accepted',
+            flavor=self.regular_flavor)
         server = self.settle(refused)
         self.assertNotEqual(
             'ACTIVE', server['status'],

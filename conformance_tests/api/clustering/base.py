@@ -201,14 +201,20 @@ class AffinityPolicyTest(test.BaseTestCase):
         except lib_exc.NotFound:
             return
         if policy_id in bound:
+            # A stuck action holds the cluster's lock: force-cancel it
+            # first, or every detach is refused until build_timeout.
+            cancelled = client.release_cluster(cluster_id)
             done = client.wait_for_action(client.detach_policy(
                 cluster_id, policy_id), 'POLICY_DETACH')
             if done['status'] != 'SUCCEEDED':
                 # Said here: the policy's deletion would only say 409.
                 raise RuntimeError('detaching policy %s from cluster %s at '
-                                   'cleanup: %s %s' % (
+                                   'cleanup: %s %s%s' % (
                                        policy_id, cluster_id, done['status'],
-                                       done.get('status_reason')))
+                                       done.get('status_reason'),
+                                       '; force-cancelled first: ' +
+                                       '; '.join(cancelled)
+                                       if cancelled else ''))
 
     def detach(self, cluster, policy, rule, client=None):
         client = client or self.clustering

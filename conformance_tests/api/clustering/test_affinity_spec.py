@@ -167,3 +167,9 @@ class AffinitySpecTest(base.AffinityPolicyTest):
         self.assertEqual('FAILED', action['status'], '%s: a second affinity '
                          'policy attached: %s' % (RULE_ONE,
                                                   action['status']))
+        # Whatever made the attach fail, the cluster holds the first
+        # policy alone.
+        bound = sorted(b['policy_id'] for b in self.clustering.list_bindings(
+            cluster['id']))
+        self.assertEqual([first['id']], bound, '%s: bindings after the '
+                         'second attach' % RULE_ONE)

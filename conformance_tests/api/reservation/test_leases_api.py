@@ -22,6 +22,7 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 from tempest import test
 
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
@@ -62,10 +63,16 @@ class LeaseAPITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
             hypervisor_hostname or self.pool[-1].hypervisor_hostname, start,
             start=start, minutes=minutes)
 
-    def create(self, body):
+    def submit(self, body):
+        """POST the lease; its caller judges the answer (outcomes)."""
         # Before the POST: a lease made by a request that failed goes too.
         self.addCleanup(self.delete_leases_named, body['name'])
-        return self.leases.create_lease(**body)['lease']
+        return self.leases.create_lease(**body)
+
+    def create(self, body, rule):
+        """A lease blazar must accept: a refusal is ``rule``'s failed
+        assertion, naming blazar's answer."""
+        return outcomes.must_succeed(self, rule, self.submit, body)['lease']
 
     def delete_leases_named(self, name):
         for lease in self.leases.list_leases()['leases']:
@@ -73,21 +80,15 @@ class LeaseAPITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
                 test_utils.call_and_ignore_notfound_exc(
                     self.leases.delete_lease, lease['id'])
 
-    def assert_status(self, expected, call, rule):
-        try:
-            call()
-        except lib_exc.RestClientException as e:
-            self.assertEqual(expected, e.resp.status, '%s: answered %s' % (
-                rule, e.resp.status))
-        else:
-            self.fail('%s: accepted' % rule)
+    def assert_status(self, expected, rule, call, *args):
+        outcomes.must_be_refused(self, rule, expected, call, *args)
 
     @decorators.idempotent_id('9d0853e3-e5f8-4158-9528-bf5890f68382')
     def test_host_lease_lifecycle(self):
         rule = ('api-ref: POST /leases is 201 with the lease, GET 200, '
                 'DELETE 204, then GET 404')
         body = self.lease_body()
-        lease = self.create(body)
+        lease = self.create(body, rule)
         for key in ('id', 'name', 'start_date', 'end_date', 'status',
                     'reservations', 'project_id', 'user_id'):
             self.assertIn(key, lease, '%s: created lease has no %s' % (
@@ -103,40 +104,46 @@ class LeaseAPITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
         listed = [item['id'] for item in
                   self.leases.list_leases()['leases']]
         self.assertIn(lease['id'], listed, '%s: not listed' % rule)
-        self.leases.delete_lease(lease['id'])  # checks 204
-        self.assert_status(404, lambda: self.leases.show_lease(lease['id']),
-                           '%s: a deleted lease is gone' % rule)
+        # The client checks the 204: another status is refused too.
+        outcomes.must_succeed(self, rule, self.leases.delete_lease,
+                              lease['id'])
+        self.assert_status(404, '%s: a deleted lease is gone' % rule,
+                           self.leases.show_lease, lease['id'])
 
     @decorators.idempotent_id('58c084cb-9c87-477f-a3b9-9bbb81baf962')
     def test_bad_requests_are_refused(self):
         now = timeutils.utcnow()
         bad_date = dict(self.lease_body(), start_date='2026-13-45 99:99')
-        self.assert_status(400, lambda: self.create(bad_date),
-                           'api-ref: an invalid start date is 400')
+        self.assert_status(400, 'api-ref: an invalid start date is 400',
+                           self.submit, bad_date)
         backwards = self.lease_body(start=now + AHEAD, minutes=-60)
-        self.assert_status(400, lambda: self.create(backwards),
-                           'api-ref: an end before the start is 400')
+        self.assert_status(400, 'api-ref: an end before the start is 400',
+                           self.submit, backwards)
         past = self.lease_body(start=now - AHEAD)
-        self.assert_status(400, lambda: self.create(past),
-                           'api-ref: a start in the past is 400')
+        self.assert_status(400, 'api-ref: a start in the past is 400',
+                           self.submit, past)
+        # The control: the same lease starting ahead is accepted, so the
+        # refusals above are the dates'.
+        self.create(self.lease_body(start=now + AHEAD),
+                    'api-ref: a lease starting ahead is accepted (the '
+                    'control of the date refusals)')
         missing = '00000000-0000-4000-8000-000000000000'
-        self.assert_status(404, lambda: self.leases.show_lease(missing),
-                           'api-ref: an unknown lease is 404 (show)')
-        self.assert_status(404, lambda: self.leases.delete_lease(missing),
-                           'api-ref: an unknown lease is 404 (delete)')
-        self.assert_status(403, self.member_hosts.list_hosts,
-                           'api-ref: the host API is the operator\'s')
+        self.assert_status(404, 'api-ref: an unknown lease is 404 (show)',
+                           self.leases.show_lease, missing)
+        self.assert_status(404, 'api-ref: an unknown lease is 404 (delete)',
+                           self.leases.delete_lease, missing)
+        self.assert_status(403, 'api-ref: the host API is the operator\'s',
+                           self.member_hosts.list_hosts)
         # An enrolment either call makes by mistake goes, also on failure.
         self.addCleanup(self.enrolments.remove_made_since,
                         self.enrolments.found())
         self.assert_status(
-            404, lambda: self.enrolments.enrol(data_utils.rand_name(
-                prefix=CONF.conformance.resource_prefix, name='nohost')),
-            'api-ref: enrolling an unknown host is 404')
+            404, 'api-ref: enrolling an unknown host is 404',
+            self.enrolments.enrol, data_utils.rand_name(
+                prefix=CONF.conformance.resource_prefix, name='nohost'))
         self.assert_status(
-            409, lambda: self.enrolments.enrol(
-                self.pool[0].hypervisor_hostname),
-            'api-ref: enrolling an enrolled host is 409')
+            409, 'api-ref: enrolling an enrolled host is 409',
+            self.enrolments.enrol, self.pool[0].hypervisor_hostname)
 
     @decorators.idempotent_id('76ae96db-61ca-43b0-a18c-0a5bb7080ed5')
     def test_bad_reservations_are_client_errors(self):
@@ -150,7 +157,7 @@ class LeaseAPITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
         for what, body in (('an unknown resource_type', unknown_type),
                            ('a host no one has', no_such_host)):
             try:
-                lease = self.create(body)
+                lease = self.submit(body)['lease']
             except lib_exc.RestClientException as e:
                 answers.append((what, e.resp.status, error_text(e)))
             else:

@@ -174,9 +174,12 @@ class BootOrFailTest(Base):
 
         def refused(**boot_args):
             raise lib_exc.Forbidden(
-                'Quota exceeded for ram: Requested 799488')
+                'Quota exceeded for ram: Requested 799488',
+                resp={'status': 403})
         scenario.boot = refused
         e = self.assertRaises(AssertionError, scenario.boot_or_fail,
                               'spec: the rule', 'a filler', flavor='f')
-        self.assertIn('spec: the rule: a filler was refused at the API '
-                      '(403), not by the scheduler', str(e))
+        self.assertIn('spec: the rule: a filler must reach the scheduler',
+                      str(e))
+        self.assertIn("must succeed; the cloud refused it (403: Quota "
+                      "exceeded for ram: Requested 799488)", str(e))

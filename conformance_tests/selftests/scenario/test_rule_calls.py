@@ -20,6 +20,8 @@ from conformance_tests.common import paths
 
 CONVERTED = (
     'scenario/test_quota_from_placement.py',
+    'scenario/test_preemptible_instances.py',
+    'api/reservation/test_leases_api.py',
 )
 
 MUTATING_PREFIXES = ('create_', 'update_', 'delete_')
@@ -30,6 +32,8 @@ MUTATING_NAMES = {'boot', 'scale_out', 'resize', 'attach_policy',
 
 # (module, enclosing function, called name): why no rule governs it.
 _QUOTA = 'scenario/test_quota_from_placement.py'
+_PREEMPTIBLE = 'scenario/test_preemptible_instances.py'
+_LEASES = 'api/reservation/test_leases_api.py'
 ALLOWED = {
     (_QUOTA, '_second_user', 'create_user'): (
         'set-up: user B of the project, made by the admin; keystone is '
@@ -42,6 +46,13 @@ ALLOWED = {
     (_QUOTA, '_boot_as_member', 'create_server_group'): (
         'set-up: the anti-affinity group whose overflow is the member\'s '
         'unscheduled server; its rules are seed 000\'s'),
+    (_PREEMPTIBLE, '_flavor', 'create_flavor'): (
+        'set-up: the admin\'s preemptible and regular flavors (and the '
+        'freepool fillers\'); flavors are no seed-004 rule'),
+    (_LEASES, 'submit', 'create_lease'): (
+        'its callers judge the answer: create() hands submit to '
+        'must_succeed, the date refusals to must_be_refused, and the '
+        'bad-reservations test asserts any 4xx itself'),
 }
 
 

@@ -26,6 +26,8 @@ INSTANCE_REFUSES = ('reservation.lease.instance-reservation-refuses-'
 RACE = 'reservation.lease.no-preemptible-after-termination'
 GRACEFUL = 'reservation.lease.graceful-termination'
 API_ERRORS = 'reservation.api.bad-reservations'
+LIFECYCLE = 'reservation.api.lease-lifecycle'
+BAD_REQUESTS = 'reservation.api.bad-requests'
 
 # [preemptible] graceful_shutdown_time, the option the spec adds to
 # blazar.conf ("time to wait between the soft shutdown request and the
@@ -425,3 +427,46 @@ def lease_create_db_error():
         raise db_exc.BlazarDBException('mutant: database unavailable')
 
     service.ManagerService.create_lease = create_lease
+
+
+# -- the lease API (issue 46: every capability proven able to fail) ---------
+def _manager_class():
+    from blazar.manager import service
+    return service.ManagerService
+
+
+@register('blazar-deleted-lease-still-shown', 'blazar', (LIFECYCLE,),
+          'a deleted lease is gone: GET is then 404 (here blazar deletes it '
+          'but keeps showing it, as a stale cache would)')
+def deleted_lease_still_shown():
+    manager = _manager_class()
+    original_get, original_delete = manager.get_lease, manager.delete_lease
+    deleted = {}
+
+    def delete_lease(self, lease_id):
+        lease = original_get(self, lease_id)
+        result = original_delete(self, lease_id)
+        if lease is not None:
+            deleted[lease_id] = lease
+        return result
+
+    def get_lease(self, lease_id):
+        found = original_get(self, lease_id)
+        return deleted.get(lease_id) if found is None else found
+
+    manager.delete_lease = delete_lease
+    manager.get_lease = get_lease
+
+
+@register('blazar-past-start-accepted', 'blazar', (BAD_REQUESTS,),
+          'a lease starting in the past is 400 (here blazar takes the start '
+          'as it comes)')
+def past_start_accepted():
+    manager = _manager_class()
+    original = manager._parse_lease_dates
+
+    def parse(self, start_date, end_date):
+        start, end, now = original(self, start_date, end_date)
+        return start, end, min(now, start)
+
+    manager._parse_lease_dates = parse

@@ -47,26 +47,29 @@ def ignores_user():
     'quota-user-limit-for-every-user', 'nova',
     targets=('compute.quota-from-placement.per-user-limit',),
     rule='a per-user limit binds that user only: another user of the '
-         'project still boots (here every user of the project gets it, as '
-         'a cloud applying one user\'s limit to the whole project does)')
+         'project still boots (here one user\'s limit binds the whole '
+         'project, as if it were the project\'s)')
 def user_limit_for_every_user():
     from nova.db.api import api as api_db_api
     from nova.db.api import models as api_models
     from nova import objects
 
     @api_db_api.context_manager.reader
-    def any_user_of_project(context, project_id, user_id):
-        rows = context.session.query(
+    def user_limits(context, project_id):
+        return context.session.query(
             api_models.ProjectUserQuota.resource,
             api_models.ProjectUserQuota.hard_limit).filter_by(
                 project_id=project_id).all()
-        found = {'project_id': project_id, 'user_id': user_id}
-        for row in rows:
+
+    original = objects.Quotas.get_all_by_project.__func__
+
+    def by_project(cls, context, project_id):
+        found = original(cls, context, project_id)
+        for row in user_limits(context, project_id):
             found[row.resource] = row.hard_limit
         return found
 
-    objects.Quotas._get_all_from_db_by_project_and_user = staticmethod(
-        any_user_of_project)
+    objects.Quotas.get_all_by_project = classmethod(by_project)
 
 
 @register(

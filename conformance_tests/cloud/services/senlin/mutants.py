@@ -349,6 +349,20 @@ def hinted_group_inherited():
     _wrap('attach', make)
 
 
+@register('affinity-not-singleton', SERVICE,
+          targets=(CAP + 'one-per-cluster',),
+          rule='one affinity policy per cluster: a second attach fails (here '
+               'the affinity policy is not a singleton, so senlin\'s engine '
+               'attaches a second one)')
+def affinity_not_singleton():
+    def make(original):
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            self.singleton = False
+        return __init__
+    _wrap('__init__', make)
+
+
 # -- placement data ----------------------------------------------------------
 @register('placement-no-group', SERVICE,
           targets=(CAP + 'placement-data', CAP + 'members-and-zone'),

@@ -40,6 +40,10 @@ class _Senlin(object):
     def list_bindings(self, cluster_id):
         return [{'policy_id': p} for p in sorted(self.bound)]
 
+    def release_cluster(self, cluster_id):
+        # no action of this fake is ever stuck
+        return []
+
     def delete_policy(self, policy_id):
         self.log.append(('delete', policy_id))
         if policy_id in self.bound:

@@ -89,7 +89,7 @@ class ScenarioNamesTest(testtools.TestCase):
                 (leases.host_reservation, 'hypervisor_properties'),
                 (leases.instance_reservation, 'resource_properties')):
             lease = seed.PreemptibleTest.lease_host(self.test, 'pool2',
-                                                    reservation)
+                                                    'a rule', reservation)
             (res,) = lease['reservations']
             self.assertEqual(['==', '$hypervisor_hostname',
                               'pool2.example.org'], json.loads(res[key]))
@@ -100,7 +100,7 @@ class ScenarioNamesTest(testtools.TestCase):
                 raise RuntimeError('POST timed out')
         self.test.leases = Refusing()
         self.assertRaises(RuntimeError, seed.PreemptibleTest.lease_host,
-                          self.test, 'pool1')
+                          self.test, 'pool1', 'a rule')
         (name,) = self.test.lease_names
         self.assertTrue(name.startswith('conformance'), name)
         # No cleanup of its own: the test's leases end after its other
