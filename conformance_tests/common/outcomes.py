@@ -70,12 +70,21 @@ def describe(call, args, kwargs):
     name = getattr(call, '__name__', repr(call))
     if owner is not None:
         name = '%s.%s' % (type(owner).__name__, name)
-    shown = [repr(a) for a in args] + ['%s=%r' % kv
-                                       for kv in sorted(kwargs.items())]
+    shown = [_shown(a) for a in args] + [
+        '%s=%s' % (k, _shown(v)) for k, v in sorted(kwargs.items())]
     text = ', '.join(shown)
     if len(text) > 160:
         text = text[:160] + '...'
     return '%s(%s)' % (name, text)
+
+
+def _shown(value):
+    """Plain values as they are; a client or another object by its type
+    (its repr is an address nobody can read)."""
+    if isinstance(value, (str, int, float, bool, type(None), dict, list,
+                          tuple)):
+        return repr(value)
+    return '<%s>' % type(value).__name__
 
 
 def must_succeed(test, rule, call, *args, **kwargs):

@@ -20,6 +20,7 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import exceptions as lib_exc
 from tempest import test
 
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.services.clustering.v1 import clustering_client
 from conformance_tests.common import waiters
@@ -110,16 +111,23 @@ class AffinityPolicyTest(test.BaseTestCase):
                  'name': self.name('node'),
                  'networks': []}
         props.update(properties)
-        profile = client.create_profile(self.name('profile'), {
-            'type': NOVA_SERVER_TYPE, 'version': '1.0',
-            'properties': props})
+        profile = outcomes.must_succeed(
+            self, 'senlin stores a %s profile (properties %s)' % (
+                NOVA_SERVER_TYPE, sorted(props)),
+            client.create_profile, self.name('profile'), {
+                'type': NOVA_SERVER_TYPE, 'version': '1.0',
+                'properties': props})
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         client.delete_profile, profile['id'])
         return profile
 
     def policy(self, spec, client=None):
+        """A policy senlin must accept: every spec the tests make is
+        valid by the spec; a refusal is a failed assertion."""
         client = client or self.clustering
-        policy = client.create_policy(self.name('affinity'), spec)
+        policy = outcomes.must_succeed(
+            self, 'senlin accepts a valid policy spec %s' % spec,
+            client.create_policy, self.name('affinity'), spec)
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         client.delete_policy, policy['id'])
         return policy
@@ -128,8 +136,10 @@ class AffinityPolicyTest(test.BaseTestCase):
         """A cluster of ``size`` nodes; deleted with its nodes (and their
         servers) at cleanup, after its policies are detached."""
         client = client or self.clustering
-        cluster, action = client.create_cluster(
-            self.name('cluster'), profile['id'], desired_capacity=size)
+        cluster, action = outcomes.must_succeed(
+            self, 'senlin accepts a cluster of %d nodes' % size,
+            client.create_cluster, self.name('cluster'), profile['id'],
+            desired_capacity=size)
         self.addCleanup(self._delete_cluster, client, cluster['id'])
         done = client.wait_for_action(action, 'CLUSTER_CREATE')
         self.assertEqual('SUCCEEDED', done['status'],
@@ -152,13 +162,24 @@ class AffinityPolicyTest(test.BaseTestCase):
                 if cancelled else ''))
 
     def server_group(self, policy):
-        group = self.groups.create_server_group(
-            name=self.name('group'), policies=[policy])['server_group']
+        group = outcomes.must_succeed(
+            self, 'nova makes the %s group a profile names' % policy,
+            self.groups.create_server_group, name=self.name('group'),
+            policies=[policy])['server_group']
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         self.groups.delete_server_group, group['id'])
         return group
 
     # -- actions and what they leave ---------------------------------------
+    def act_on(self, rule, what, call, *args, client=None):
+        """Ask senlin for an action, which it must accept (a refusal is
+        ``rule``'s failed assertion with senlin's answer), and wait for it
+        as act() does."""
+        action_id = outcomes.must_succeed(
+            self, '%s (senlin accepts the %s request)' % (rule, what), call,
+            *args)
+        return self.act(action_id, what, client)
+
     def act(self, action_id, what, client=None):
         """Wait for a senlin action; return it, whatever its end. One
         senlin left stuck is returned as it stands (WAITING), its
@@ -192,8 +213,11 @@ class AffinityPolicyTest(test.BaseTestCase):
         client = client or self.clustering
         self.addCleanup(self._detach_if_bound, client, cluster['id'],
                         policy['id'])
-        return self.act(client.attach_policy(cluster['id'], policy['id']),
-                        'POLICY_ATTACH', client)
+        # The request itself is accepted whatever the policy says: its
+        # verdict is the action's.
+        return self.act_on('an attach request', 'POLICY_ATTACH',
+                           client.attach_policy, cluster['id'],
+                           policy['id'], client=client)
 
     def _detach_if_bound(self, client, cluster_id, policy_id):
         try:
@@ -218,8 +242,8 @@ class AffinityPolicyTest(test.BaseTestCase):
 
     def detach(self, cluster, policy, rule, client=None):
         client = client or self.clustering
-        action = self.act(client.detach_policy(cluster['id'], policy['id']),
-                          'POLICY_DETACH', client)
+        action = self.act_on(rule, 'POLICY_DETACH', client.detach_policy,
+                             cluster['id'], policy['id'], client=client)
         self.assert_succeeded(action, rule)
 
     def binding_data(self, cluster, policy, client=None):

@@ -38,7 +38,7 @@ RULE_CLIENT = ('openstack cluster policy create --spec-file and cluster '
 CLIENT_FORMATTER_DEFECT = 'Invalid formatter provided.'
 
 
-def create_exit_accepted(status, stderr):
+def exit_accepts_create(status, stderr):
     """`cluster policy create` ended as a working client ends (0) or as
     python-senlinclient 3.1 under osc-lib >= 4 ends after the cloud
     answered (1, the formatter refusal as its last line)."""
@@ -202,7 +202,7 @@ class AffinityCLITest(base.AffinityPolicyTest):
         policy back from the cloud and only then fails to print it,
         because it passes plain functions as column formatters. That exit
         says the cloud answered both requests; any other failure fails."""
-        if not create_exit_accepted(result.returncode, result.stderr):
+        if not exit_accepts_create(result.returncode, result.stderr):
             result.check()
 
     def cli_policy_named(self, name):

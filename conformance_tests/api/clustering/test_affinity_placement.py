@@ -7,6 +7,7 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.api.clustering import base
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.services.compute.v2 import zones
 
@@ -98,8 +99,8 @@ class PlacementTestBase(base.AffinityPolicyTest):
         cluster, group_id = self.attached_cluster(RULE_DRS, client=admin,
                                                   **properties)
         host = self.drs_host(hypervisor)
-        scale = self.act(admin.scale_out(cluster['id'], 2),
-                         'CLUSTER_SCALE_OUT', admin)
+        scale = self.act_on(RULE_DRS, 'CLUSTER_SCALE_OUT', admin.scale_out,
+                            cluster['id'], 2, client=admin)
         # The policy's own words on a failed check are in the action's
         # status_reason and data (GET /v1/actions/{id}).
         self.assertEqual('SUCCEEDED', scale['status'], '%s: scale-out by 2 '
@@ -146,24 +147,26 @@ class AffinityPlacementTest(PlacementTestBase):
     def test_placement_data(self):
         cluster, group_id = self.attached_cluster(RULE_PLACEMENT)
 
-        scale = self.act(self.clustering.scale_out(cluster['id'], 2),
-                         'CLUSTER_SCALE_OUT')
+        scale = self.act_on(RULE_PLACEMENT, 'CLUSTER_SCALE_OUT',
+                            self.clustering.scale_out, cluster['id'], 2)
         self.assert_succeeded(scale, RULE_PLACEMENT)
         self.assert_placement(scale, 2, group_id)
 
-        grow = self.act(self.clustering.resize(cluster['id'], 3),
-                        'CLUSTER_RESIZE')
+        grow = self.act_on(RULE_PLACEMENT, 'CLUSTER_RESIZE',
+                           self.clustering.resize, cluster['id'], 3)
         self.assert_succeeded(grow, RULE_PLACEMENT)
         self.assert_placement(grow, 1, group_id)
 
-        node, action = self.clustering.create_node(
-            self.name('node'), cluster['profile_id'], cluster['id'])
+        node, action = outcomes.must_succeed(
+            self, '%s (senlin accepts a node for the cluster)' %
+            RULE_PLACEMENT, self.clustering.create_node, self.name('node'),
+            cluster['profile_id'], cluster['id'])
         create = self.act(action, 'NODE_CREATE')
         self.assert_succeeded(create, RULE_PLACEMENT)
         self.assert_placement(create, 1, group_id)
 
-        shrink = self.act(self.clustering.resize(cluster['id'], 1),
-                          'CLUSTER_RESIZE')
+        shrink = self.act_on(RULE_SHRINK, 'CLUSTER_RESIZE',
+                             self.clustering.resize, cluster['id'], 1)
         self.assert_succeeded(shrink, RULE_SHRINK)
         self.assertIsNone(placement_of(shrink), '%s: data %s' % (
             RULE_SHRINK, shrink.get('data')))
@@ -184,8 +187,8 @@ class AffinityPlacementTest(PlacementTestBase):
         self.attach(cluster, scaling, 'attaching a %s policy beside the '
                     'affinity policy' % SCALING_TYPE)
 
-        scale = self.act(self.clustering.scale_out(cluster['id']),
-                         'CLUSTER_SCALE_OUT')
+        scale = self.act_on(RULE_OTHER_POLICY, 'CLUSTER_SCALE_OUT',
+                            self.clustering.scale_out, cluster['id'])
         self.assert_succeeded(scale, RULE_OTHER_POLICY)
         # the control: the scaling policy's own output is there
         self.assertEqual(
@@ -215,8 +218,8 @@ class AffinityPlacementTest(PlacementTestBase):
         # by rescheduling within a cell, which is nova's business, not
         # the policy's; one by one every node must find a free host.
         for _ in hosts:
-            scale = self.act(self.clustering.scale_out(cluster['id'], 1),
-                             'CLUSTER_SCALE_OUT')
+            scale = self.act_on(RULE_MEMBERS, 'CLUSTER_SCALE_OUT',
+                                self.clustering.scale_out, cluster['id'], 1)
             self.assert_succeeded(scale, RULE_MEMBERS)
             self.assert_placement(scale, 1, group_id, zone, RULE_ZONE)
         servers = self.node_servers(cluster)
@@ -240,8 +243,8 @@ class AffinityPlacementTest(PlacementTestBase):
                              'servers by hostId %s' % (
                                  RULE_MEMBERS, len(hosts), placed))
 
-        extra = self.act(self.clustering.scale_out(cluster['id'], 1),
-                         'CLUSTER_SCALE_OUT')
+        extra = self.act_on(RULE_MEMBERS, 'CLUSTER_SCALE_OUT',
+                            self.clustering.scale_out, cluster['id'], 1)
         # The rule is about the node, so the node is judged, not the
         # action: senlin's engine can end the scale-out SUCCEEDED although
         # its NODE_CREATE failed (the child deletes its dependency rows
@@ -297,8 +300,9 @@ class AffinityPlacementTest(PlacementTestBase):
         for drs_on in (False, True):
             cluster, _ = self.attached_cluster(
                 RULE_NO_DRS, client=admin, enable_drs_extension=drs_on)
-            scale = self.act(admin.scale_out(cluster['id'], 1),
-                             'CLUSTER_SCALE_OUT', admin)
+            scale = self.act_on(RULE_NO_DRS, 'CLUSTER_SCALE_OUT',
+                                admin.scale_out, cluster['id'], 1,
+                                client=admin)
             seen = ('CLUSTER_SCALE_OUT %s, status_reason: %s; data %s '
                     '(action %s)' % (scale['status'],
                                      scale.get('status_reason'),

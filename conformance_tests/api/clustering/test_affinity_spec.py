@@ -4,6 +4,7 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
+from conformance_tests.common import outcomes
 
 CONF = base.CONF
 
@@ -86,8 +87,8 @@ class AffinitySpecTest(base.AffinityPolicyTest):
         self.assertEqual(['anti-affinity'], group['policies'],
                          '%s: spec %s made group %s' % (
                              RULE_DEFAULT_VALUES, spec['properties'], group))
-        scale = self.act(self.clustering.scale_out(cluster['id'], 1),
-                         'CLUSTER_SCALE_OUT')
+        scale = self.act_on(RULE_DEFAULT_VALUES, 'CLUSTER_SCALE_OUT',
+                            self.clustering.scale_out, cluster['id'], 1)
         self.assertEqual('SUCCEEDED', scale['status'], '%s: scale-out by 1 '
                          'with spec %s: CLUSTER_SCALE_OUT %s, status_reason: '
                          '%s; data %s' % (RULE_DEFAULT_VALUES,
@@ -136,10 +137,13 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                 'can store os.heat.stack-1.0 profiles (heat runs)')
         # A template with no resources: the cluster has no nodes, so no
         # stack is ever made; senlin only previews it when storing it.
-        profile = self.clustering.create_profile(self.name('stack'), {
-            'type': OTHER_TYPE, 'version': '1.0',
-            'properties': {'template': {
-                'heat_template_version': '2016-04-08'}}})
+        profile = outcomes.must_succeed(
+            self, '%s (senlin stores a %s profile: [conformance] '
+            'senlin_heat_profiles is true)' % (RULE_PROFILE, OTHER_TYPE),
+            self.clustering.create_profile, self.name('stack'), {
+                'type': OTHER_TYPE, 'version': '1.0',
+                'properties': {'template': {
+                    'heat_template_version': '2016-04-08'}}})
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         self.clustering.delete_profile, profile['id'])
         cluster = self.cluster(profile)

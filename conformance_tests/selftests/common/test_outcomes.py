@@ -51,6 +51,12 @@ class OutcomesTest(testtools.TestCase):
         self.assertIn('Quota exceeded for instances', text)
         self.assertNotIn('second line', text)
 
+    def test_a_client_argument_is_shown_by_its_type(self):
+        e = self.assertRaises(
+            self.failureException, outcomes.must_succeed, self, RULE,
+            Servers(refuse(403, 'no')).create_server, client=Servers())
+        self.assertIn('Servers.create_server(client=<Servers>)', str(e))
+
     def test_a_server_error_is_a_failed_assertion_too(self):
         servers = Servers(refuse(500, 'boom'))
         e = self.assertRaises(self.failureException, outcomes.must_succeed,

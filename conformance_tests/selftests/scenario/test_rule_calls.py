@@ -22,6 +22,11 @@ CONVERTED = (
     'scenario/test_quota_from_placement.py',
     'scenario/test_preemptible_instances.py',
     'api/reservation/test_leases_api.py',
+    'api/clustering/base.py',
+    'api/clustering/test_affinity_cli.py',
+    'api/clustering/test_affinity_groups.py',
+    'api/clustering/test_affinity_placement.py',
+    'api/clustering/test_affinity_spec.py',
 )
 
 MUTATING_PREFIXES = ('create_', 'update_', 'delete_')
@@ -34,6 +39,7 @@ MUTATING_NAMES = {'boot', 'scale_out', 'resize', 'attach_policy',
 _QUOTA = 'scenario/test_quota_from_placement.py'
 _PREEMPTIBLE = 'scenario/test_preemptible_instances.py'
 _LEASES = 'api/reservation/test_leases_api.py'
+_CLUSTERING = 'api/clustering/base.py'
 ALLOWED = {
     (_QUOTA, '_second_user', 'create_user'): (
         'set-up: user B of the project, made by the admin; keystone is '
@@ -53,6 +59,16 @@ ALLOWED = {
         'its callers judge the answer: create() hands submit to '
         'must_succeed, the date refusals to must_be_refused, and the '
         'bad-reservations test asserts any 4xx itself'),
+    (_CLUSTERING, '_delete_cluster', 'delete_cluster_and_wait'): (
+        'cleanup: it raises with senlin\'s answer when the cluster cannot '
+        'go; no rule is about the deletion'),
+    (_CLUSTERING, '_detach_if_bound', 'detach_policy'): (
+        'cleanup: undoes an attach the test may not have expected; it '
+        'raises with the action\'s end when the detach fails'),
+    ('api/clustering/test_affinity_placement.py',
+     'test_drs_zone_with_availability_zone', 'create_aggregate'): (
+        'set-up: the admin\'s aggregate that makes the availability zone '
+        'DRS names; a refusal is the admin\'s error, not the policy\'s'),
 }
 
 

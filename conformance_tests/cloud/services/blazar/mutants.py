@@ -445,7 +445,9 @@ def deleted_lease_still_shown():
 
     def delete_lease(self, lease_id):
         lease = original_get(self, lease_id)
-        result = original_delete(self, lease_id)
+        # by keyword, as blazar's RPC calls it: its lease_status decorator
+        # reads lease_id from the keywords
+        result = original_delete(self, lease_id=lease_id)
         if lease is not None:
             deleted[lease_id] = lease
         return result

@@ -58,8 +58,12 @@ class _Test(object):
     def addCleanup(self, function, *args):
         self.cleanups.append((function, args))
 
+    def fail(self, message):
+        raise AssertionError(message)
+
     # the real helpers, on this fake test
     act = base.AffinityPolicyTest.act
+    act_on = base.AffinityPolicyTest.act_on
     _detach_if_bound = base.AffinityPolicyTest._detach_if_bound
 
     def run_cleanups(self):

@@ -62,7 +62,7 @@ class CreateExitTest(testtools.TestCase):
         # the test module imports Tempest's config: keep it out of the
         # self-tests' import time
         from conformance_tests.api.clustering import test_affinity_cli
-        self.accepted = test_affinity_cli.create_exit_accepted
+        self.accepted = test_affinity_cli.exit_accepts_create
 
     def test_zero(self):
         self.assertTrue(self.accepted(0, ''))
