@@ -68,7 +68,9 @@ class DownCellViewsTest(base.ComputeScenarioTest):
         self.assertNotEqual([], hosts, '[conformance] cell_down_zone %s has '
                             'no available host' % zone)
         name = self.name('down-cell')
-        server_id = self.boot(zone=zone, name=name)
+        server_id = self.boot_accepted(
+            'a boot into zone %s (cell %s, before it goes down) is accepted'
+            % (zone, cell), zone=zone, name=name)
         self.assertEqual('ACTIVE', self.settle(server_id)['status'])
         before = self.raw.get('/servers/%s' % server_id, PARTIAL)['server']
         # The control: with its cell up the server is listed in full.
