@@ -87,11 +87,20 @@ def _shown(value):
     return '<%s>' % type(value).__name__
 
 
+# Not a refusal: the cloud accepted the call (2xx) and its body fails
+# Tempest's schema. The caller judges it in its rule's words (seed 000's
+# tests name the 2.64 shape; their expected-fail signatures match them),
+# so it goes through unchanged, as it did before these helpers.
+_NOT_A_REFUSAL = (lib_exc.InvalidHTTPResponseBody,)
+
+
 def must_succeed(test, rule, call, *args, **kwargs):
     """Call; return its result. A refusal is ``test``'s failed assertion
     naming ``rule``, the call and the cloud's answer."""
     try:
         return call(*args, **kwargs)
+    except _NOT_A_REFUSAL:
+        raise
     except lib_exc.RestClientException as e:
         test.fail('%s: %s must succeed; the cloud refused it (%s)' % (
             rule, describe(call, args, kwargs), answer(e)))
@@ -104,6 +113,8 @@ def must_be_refused(test, rule, status, call, *args, **kwargs):
     cloud's answer."""
     try:
         result = call(*args, **kwargs)
+    except _NOT_A_REFUSAL:
+        raise
     except lib_exc.RestClientException as e:
         if status_of(e) != status:
             test.fail('%s: %s must be refused with %d; the cloud answered '

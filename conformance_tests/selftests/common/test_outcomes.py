@@ -63,6 +63,17 @@ class OutcomesTest(testtools.TestCase):
                               self, RULE, servers.create_server)
         self.assertIn('(500: boom)', str(e))
 
+    def test_a_body_failing_the_schema_is_the_callers_to_judge(self):
+        # Seed 000's tests judge a 2.64 group of another shape in their
+        # own words (the spec reference's expected signature).
+        servers = Servers(lib_exc.InvalidHTTPResponseBody('rules missing'))
+        self.assertRaises(lib_exc.InvalidHTTPResponseBody,
+                          outcomes.must_succeed, self, RULE,
+                          servers.create_server)
+        self.assertRaises(lib_exc.InvalidHTTPResponseBody,
+                          outcomes.must_be_refused, self, RULE, 400,
+                          servers.create_server)
+
     def test_no_answer_is_not_a_verdict(self):
         # A dropped connection is the run's error, never the rule's.
         servers = Servers(ConnectionError('reset'))
