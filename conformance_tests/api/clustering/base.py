@@ -38,6 +38,13 @@ def affinity_data(binding):
         'data') or {}
 
 
+def affinity_version(binding):
+    """The version the affinity policy's binding data carries ('1.0' as
+    senlin stores it; the seed writes 1.0)."""
+    return ((binding.get('data') or {}).get('AffinityPolicy') or {}).get(
+        'version')
+
+
 def affinity_spec(**properties):
     properties.setdefault('servergroup', {})
     return {'type': AFFINITY_TYPE, 'version': '1.0',

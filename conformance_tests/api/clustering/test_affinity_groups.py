@@ -88,6 +88,16 @@ class AffinityGroupTest(base.AffinityPolicyTest):
                     RULE_MISSING)
         action = self.try_attach(cluster, policy)
         if action['status'] == 'FAILED':
+            # The error is the missing group's: it names the group, and
+            # the attach made none of that name on its way to failing.
+            self.assertIn(missing, action.get('status_reason') or '',
+                          '%s: the attach failed, but its status_reason '
+                          'does not name group %s: %s' % (
+                              RULE_MISSING, missing,
+                              action.get('status_reason')))
+            self.assertEqual([], self.groups_named(missing),
+                             '%s: the attach failed, but a group named %s '
+                             'now exists' % (RULE_MISSING, missing))
             return
         # What the cloud did instead: the group it bound, and whether one
         # of the name the profile gives now exists.
@@ -120,6 +130,13 @@ class AffinityGroupTest(base.AffinityPolicyTest):
         self.addCleanup(self._forget_group, group_id)
         self.assertEqual(['affinity'], group['policies'],
                          '%s: group %s' % (RULE_CREATE, group))
+        self.assertEqual(name, group['name'], '%s: the group is named by '
+                         'the policy\'s servergroup.name %s' % (
+                             RULE_CREATE, name))
+        version = base.affinity_version(self.clustering.show_binding(
+            cluster['id'], policy['id']))
+        self.assertEqual('1.0', str(version), '%s: the binding data carries '
+                         "'version': 1.0" % RULE_CREATE)
         self.detach(cluster, policy, RULE_CREATE)
         self.assertFalse(self.group_exists(group_id),
                          '%s: group %s is still there after detach' % (

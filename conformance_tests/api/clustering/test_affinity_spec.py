@@ -48,7 +48,9 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                                                 spec['properties'], status,
                                                 body))
 
-    def _refused(self, path, spec, names, status_rule):
+    def _refused(self, path, spec, names, below=None):
+        """The spec is refused (4xx, or below ``below`` when given)
+        with a message naming ``names``."""
         # validate takes a spec only; create needs a name too
         status, body = self.clustering.submit_policy(
             path, spec, name=None if path.endswith('validate') else
@@ -59,9 +61,10 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                             body['policy']['id'])
         self.assertGreaterEqual(status, 400, '%s: POST %s accepted %r' % (
             RULE_REFUSED, path, spec['properties']))
-        self.assertLess(status, status_rule, '%s: POST %s of %r answered '
-                        '%d' % (RULE_REFUSED, path, spec['properties'],
-                                status))
+        if below is not None:
+            self.assertLess(status, below, '%s: POST %s of %r answered '
+                            '%d' % (RULE_REFUSED, path, spec['properties'],
+                                    status))
         self.assertIn(names, str(body), '%s: the refusal of %r does not '
                       'name %r: %s' % (RULE_REFUSED, spec['properties'],
                                        names, body))
@@ -106,13 +109,14 @@ class AffinitySpecTest(base.AffinityPolicyTest):
     @decorators.idempotent_id('c8e81255-25ac-4cdc-a574-b6d3d388b589')
     def test_bad_items_refused(self):
         # A 5xx naming the item counts as a refusal (see the guideline's
-        # header): senlin reports schema errors through its 500 path.
+        # header): senlin reports schema errors through its 500 path, so
+        # no upper bound on the status (an HTTP status has none below 600
+        # to check: that assertion could not fail).
         for path in ('v1/policies/validate', 'v1/policies'):
             self._accepted(path, base.affinity_spec())
             for what, props, names in BAD_SPECS:
                 with self.subTest(path=path, what=what):
-                    self._refused(path, base.affinity_spec(**props), names,
-                                  600)
+                    self._refused(path, base.affinity_spec(**props), names)
 
     @decorators.idempotent_id('731e64a3-39fd-41e5-9fb2-2b12f326af24')
     def test_unknown_zone_refused(self):

@@ -224,6 +224,34 @@ def missing_group_made():
     _wrap('attach', make)
 
 
+@register('missing-group-made-then-failed', SERVICE,
+          targets=(CAP + 's1-missing-group',),
+          rule='S1: a group the profile names that does not exist makes '
+               'attach fail, and no group is made (here attach makes one '
+               'of that name, then fails)',
+          profile=S1_PROFILE)
+def missing_group_made_then_failed():
+    def make(original):
+        def attach(self, cluster, enabled=True):
+            group = self.properties.get(self.SERVER_GROUP) or {}
+            hinted = _profile_group_name(cluster)
+            if not group.get(self.GROUP_NAME) and hinted:
+                nova = self.nova(cluster.user, cluster.project)
+                if not nova.server_group_find(hinted, True):
+                    nova.server_group_create(
+                        name=hinted,
+                        policies=[group.get(self.GROUP_POLICIES) or
+                                  'anti-affinity'])
+                    # fails as the spec says, naming the group, but
+                    # leaves one of that name behind
+                    return False, ("Server group '%s' named by the "
+                                   "profile's scheduler_hints does not "
+                                   "exist." % hinted)
+            return original(self, cluster, enabled)
+        return attach
+    _wrap('attach', make)
+
+
 # -- S1, wrong causes (default profile) --------------------------------------
 # S1 is expected-fail because senlin 16 never reads the profile's group.
 # These fail the S1 tests for other causes; the signatures must not take
@@ -279,6 +307,36 @@ def created_group_kept():
             return found
         return extract
     _wrap('_extract_policy_data', make)
+
+
+@register('created-group-named-randomly', SERVICE,
+          targets=(CAP + 's2-create',),
+          rule='S2: the group attach creates is named by the policy\'s '
+               'servergroup.name (here senlin names it server_group_<random> '
+               'whatever the policy says)')
+def created_group_named_randomly():
+    def make(original):
+        def server_group_create(self, **attrs):
+            attrs['name'] = 'server_group_renamed'
+            return original(self, **attrs)
+        return server_group_create
+    _wrap_nova('server_group_create', make)
+
+
+@register('binding-version-dropped', SERVICE,
+          targets=(CAP + 's2-create',),
+          rule="S2: the binding data carries 'version': 1.0 (here it is "
+               "stored without it)")
+def binding_version_dropped():
+    def make(original):
+        def build(self, data):
+            built = original(self, data)
+            for entry in built.values():
+                if isinstance(entry, dict):
+                    entry.pop('version', None)
+            return built
+        return build
+    _wrap('_build_policy_data', make)
 
 
 # -- the client (clustering.affinity.cli-client) ----------------------------
