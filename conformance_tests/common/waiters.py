@@ -32,6 +32,12 @@ CONF = config.CONF
 # that settles after t is seen by about 1.5 t at worst.
 BACKOFF = 1.5
 SETTLED = ('ACTIVE', 'ERROR')
+# Nova records an ERROR server's vm_state and its fault in two writes (a
+# scheduling failure: the state, then the fault): a read in between sees
+# ERROR with no fault, more often on a loaded cloud. An ERROR server is
+# settled once its fault is there, or FAULT_GRACE seconds after ERROR was
+# first seen (a cloud that records none is then judged as it is).
+FAULT_GRACE = 30
 
 
 def poll_intervals(first=None, cap=None):
@@ -102,16 +108,22 @@ def gone(show, *args):
 
 
 def wait_for_server_settled(client, server_id):
-    """Wait until the server is ACTIVE or ERROR; return its record.
+    """Wait until the server is ACTIVE or ERROR (with its fault, see
+    FAULT_GRACE); return its record.
 
     Which of the two is the test's to judge (an overflow server must
     end in ERROR). Times out after the client's build_timeout.
     """
     deadline = time.monotonic() + client.build_timeout
     intervals = poll_intervals()
+    error_since = None
     while True:
         server = client.show_server(server_id)['server']
-        if server['status'] in SETTLED:
+        if server['status'] == 'ERROR' and not server.get('fault'):
+            error_since = error_since or time.monotonic()
+            if time.monotonic() - error_since >= FAULT_GRACE:
+                return server
+        elif server['status'] in SETTLED:
             return server
         if time.monotonic() >= deadline:
             raise _timeout('server %s to go ACTIVE or ERROR' % server_id,

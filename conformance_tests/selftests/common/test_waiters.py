@@ -33,7 +33,11 @@ class FakeServers(object):
         self.last = next(self.statuses, self.last)
         if self.last is None:
             raise lib_exc.NotFound()
-        return {'server': {'id': server_id, 'status': self.last}}
+        status, _, fault = self.last.partition('+')
+        server = {'id': server_id, 'status': status}
+        if fault:
+            server['fault'] = {'message': fault}
+        return {'server': server}
 
     def delete_server(self, server_id):
         self.deleted.append(server_id)
@@ -75,9 +79,29 @@ class ServerWaitersTest(WaitersTestBase):
         self.assertEqual(3, client.shows)
 
     def test_settled_returns_error_record_too(self):
-        client = FakeServers(['BUILD', 'ERROR'])
+        client = FakeServers(['BUILD', 'ERROR+No valid host was found.'])
         self.assertEqual('ERROR', waiters.wait_for_server_settled(
             client, 's1')['status'])
+
+    def test_an_error_is_settled_once_its_fault_is_recorded(self):
+        # Nova writes the ERROR state, then the fault: a read between the
+        # two must not be the one judged (fresh-R, this session: "fault
+        # ... should say No valid host was found; it says ''").
+        client = FakeServers(['BUILD', 'ERROR', 'ERROR',
+                              'ERROR+No valid host was found.'])
+        server = waiters.wait_for_server_settled(client, 's1')
+        self.assertEqual('No valid host was found.',
+                         server['fault']['message'])
+        self.assertEqual(4, client.shows)
+
+    def test_an_error_without_a_fault_is_returned_after_the_grace(self):
+        # A cloud that records no fault is judged as it is, not waited on
+        # until build_timeout.
+        self.useFixture(fixtures.MockPatchObject(waiters, 'FAULT_GRACE', 0))
+        client = FakeServers(['BUILD', 'ERROR'])
+        server = waiters.wait_for_server_settled(client, 's1')
+        self.assertEqual(('ERROR', None), (server['status'],
+                                           server.get('fault')))
 
     def test_settled_times_out_naming_test_server_and_status(self):
         client = FakeServers(['BUILD'], build_timeout=0)
