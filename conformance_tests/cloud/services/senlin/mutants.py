@@ -203,6 +203,23 @@ def mismatch_unchecked():
     _wrap('attach', make)
 
 
+def _make_missing_hinted_group(policy, cluster):
+    """Make the group the profile's scheduler_hints name, when the policy
+    names none and nova has none of that name; return its name, or None
+    when nothing was made."""
+    group = policy.properties.get(policy.SERVER_GROUP) or {}
+    hinted = _profile_group_name(cluster)
+    if group.get(policy.GROUP_NAME) or not hinted:
+        return None
+    nova = policy.nova(cluster.user, cluster.project)
+    if nova.server_group_find(hinted, True):
+        return None
+    nova.server_group_create(
+        name=hinted,
+        policies=[group.get(policy.GROUP_POLICIES) or 'anti-affinity'])
+    return hinted
+
+
 @register('missing-group-made', SERVICE,
           targets=(CAP + 's1-missing-group',),
           rule='S1: a group the profile names that does not exist makes '
@@ -211,14 +228,7 @@ def mismatch_unchecked():
 def missing_group_made():
     def make(original):
         def attach(self, cluster, enabled=True):
-            group = self.properties.get(self.SERVER_GROUP) or {}
-            hinted = _profile_group_name(cluster)
-            if not group.get(self.GROUP_NAME) and hinted:
-                nova = self.nova(cluster.user, cluster.project)
-                if not nova.server_group_find(hinted, True):
-                    nova.server_group_create(
-                        name=hinted,
-                        policies=[group.get(self.GROUP_POLICIES)])
+            _make_missing_hinted_group(self, cluster)
             return original(self, cluster, enabled)
         return attach
     _wrap('attach', make)
@@ -233,20 +243,12 @@ def missing_group_made():
 def missing_group_made_then_failed():
     def make(original):
         def attach(self, cluster, enabled=True):
-            group = self.properties.get(self.SERVER_GROUP) or {}
-            hinted = _profile_group_name(cluster)
-            if not group.get(self.GROUP_NAME) and hinted:
-                nova = self.nova(cluster.user, cluster.project)
-                if not nova.server_group_find(hinted, True):
-                    nova.server_group_create(
-                        name=hinted,
-                        policies=[group.get(self.GROUP_POLICIES) or
-                                  'anti-affinity'])
-                    # fails as the spec says, naming the group, but
-                    # leaves one of that name behind
-                    return False, ("Server group '%s' named by the "
-                                   "profile's scheduler_hints does not "
-                                   "exist." % hinted)
+            made = _make_missing_hinted_group(self, cluster)
+            if made:
+                # fails as the spec says, naming the group, but leaves one
+                # of that name behind
+                return False, ("Server group '%s' named by the profile's "
+                               "scheduler_hints does not exist." % made)
             return original(self, cluster, enabled)
         return attach
     _wrap('attach', make)
