@@ -345,6 +345,8 @@ class PackagedCloud(object):
         pid = self.start('neutron', [
             'neutron-server', '--config-file', '/etc/neutron/neutron.conf'])
         self.wait_http('neutron', self.ports.neutron, pid)
+        # answering / is not answering a port list: see network()
+        self.in_root_script('network', {}, 'neutron port list')
 
     def nova_argv(self, binary, conf):
         if binary == 'nova-compute':

@@ -2,6 +2,7 @@
 root with the root's own openstacksdk (Debian's):
 
     python3 setup_in_root.py identity < plan.json    after keystone
+    python3 setup_in_root.py network < plan.json     after neutron-server
     python3 setup_in_root.py resources < plan.json   flavors and images
 
 The plan (JSON on stdin, never on a command line: it holds passwords)
@@ -22,6 +23,7 @@ the suite's: it imports nothing of this package.
 import json
 import os
 import sys
+import time
 
 import openstack
 
@@ -73,6 +75,35 @@ def identity(conn, plan):
         print('member account %s' % account['username'])
 
 
+NETWORK_READY_SECONDS = 60
+
+
+def network(conn, plan):
+    """Until neutron answers a port list.
+
+    neutron 26 reads ``Port.port_forwardings`` in ``get_ports`` before
+    its query runs; SQLAlchemy makes that backref only when the first
+    query of the process configures the mappers. A port list that is
+    the server's first request therefore answers 500 (and nova's server
+    show with it): seen once in seven runs. A network list configures
+    the mappers; the port list then proves it.
+    """
+    deadline = time.monotonic() + NETWORK_READY_SECONDS
+    while True:
+        try:
+            list(conn.network.networks())
+            list(conn.network.ports())
+        except openstack.exceptions.HttpException as error:
+            if time.monotonic() > deadline:
+                raise SystemExit('neutron does not answer a port list '
+                                 'after %d s: %s' % (NETWORK_READY_SECONDS,
+                                                     error))
+            time.sleep(2)
+            continue
+        print('neutron answers network and port lists')
+        return
+
+
 def resources(conn, plan):
     made = {'flavors': [], 'images': []}
     for number, (name, ram, vcpus, disk) in enumerate(plan['flavors'], 1):
@@ -97,7 +128,8 @@ def resources(conn, plan):
 def main():
     phase = sys.argv[1]
     plan = json.load(sys.stdin)
-    {'identity': identity, 'resources': resources}[phase](
+    {'identity': identity, 'network': network,
+     'resources': resources}[phase](
         connect(plan), plan)
 
 
