@@ -323,6 +323,52 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         waiters.observe(finished)
         return found['at']
 
+    def stop_event(self, server_id, actions):
+        """The compute_stop_instance event of the server's stop action, read
+        until it has finished (bounded, [compute] build_timeout: nova
+        writes an event's finish after the state it changes); None when
+        there is no stop or it never reached the host."""
+        stops = [a for a in actions if a['action'] == 'stop']
+        if not stops:
+            return None
+        found = {}
+
+        def finished():
+            action = self.os_admin.servers_client.show_instance_action(
+                server_id, stops[0]['request_id'])['instanceAction']
+            found['event'] = leases.compute_event(
+                action.get('events'), 'compute_stop_instance')
+            return (found['event'] or {}).get('finish_time') is not None
+
+        waiters.observe(finished)
+        return found['event']
+
+    def assert_soft_shutdown_happened(self, server_id, actions, rule):
+        """The stop blazar asked ran on the host, succeeded and finished
+        before the delete was asked: a stop that failed, or that the
+        delete overtook, shut nothing down softly."""
+        event = self.stop_event(server_id, actions)
+        self.assertIsNotNone(
+            event, '%s: the stop of %s never reached its host (no '
+            'compute_stop_instance event)' % (rule, server_id))
+        finished = leases.moment(event.get('finish_time'))
+        self.assertIsNotNone(
+            finished, '%s: the soft shutdown of %s never finished on its '
+            'host (compute_stop_instance started %s, no finish)' % (
+                rule, server_id, event.get('start_time')))
+        self.assertEqual(
+            'Success', event.get('result'),
+            '%s: the soft shutdown of %s failed on its host '
+            '(compute_stop_instance result %r)' % (
+                rule, server_id, event.get('result')))
+        deleted = leases.action_start(actions, ('delete',))
+        self.assertLessEqual(
+            finished, deleted,
+            '%s: the soft shutdown of %s had not finished when its delete '
+            'was asked (stop finished at %s, delete asked at %s)' % (
+                rule, server_id, leases.clock(finished),
+                leases.clock(deleted)))
+
     def aggregates_now(self):
         return self.aggregates.list_aggregates()['aggregates']
 
@@ -792,6 +838,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                         '%s: %s deleted (at %s) before its soft shutdown '
                         '(at %s)' % (rule, evicted, leases.clock(deleted),
                                      leases.clock(stopped)))
+        self.assert_soft_shutdown_happened(evicted, actions, rule)
         grace = CONF.conformance.preemptible_graceful_shutdown_time
         if grace is None:
             raise self.skipException(

@@ -272,15 +272,24 @@ def start_error_evidence(lease, host, aggregates, freepool, server_id,
     return '; '.join(parts)
 
 
-def terminate_event(events):
-    """The compute_terminate_instance event of a delete action's
-    ``events`` (GET /servers/{id}/os-instance-actions/{request_id}): the
-    destroy on the server's host; its finish_time is when the server left
-    it (None while it runs). None if there is no such event."""
+def compute_event(events, name):
+    """The event ``name`` (compute_terminate_instance, compute_stop_instance
+    ...) of an instance action's ``events`` (GET
+    /servers/{id}/os-instance-actions/{request_id}): the work on the
+    server's host; its finish_time is None while it runs and its result is
+    'Success' or 'Error' once it has finished. None if there is no such
+    event."""
     for found in events or ():
-        if found.get('event') == 'compute_terminate_instance':
+        if found.get('event') == name:
             return found
     return None
+
+
+def terminate_event(events):
+    """The compute_terminate_instance event of a delete action's
+    ``events``: the destroy on the server's host; its finish_time is when
+    the server left it. None if there is no such event."""
+    return compute_event(events, 'compute_terminate_instance')
 
 
 def action_start(actions, names):

@@ -76,11 +76,13 @@ class Blazar(base.Service):
     # lease event runs, so it starts beside them, not after them.
     depends_on = ('keystone',)
     # filter_mutants patch blazar-nova's filter, which runs in nova's
-    # scheduler, and quota_mutants nova's counting of preemptibles: blazar
-    # declares them (seed 004's rules), they name nova's process.
+    # scheduler, quota_mutants nova's counting of preemptibles and
+    # shutdown_mutants nova's stop: blazar declares them (seed 004's
+    # rules), they name nova's process.
     mutants_modules = (__name__ + '.mutants',
                        __name__ + '.filter_mutants',
-                       __name__ + '.quota_mutants')
+                       __name__ + '.quota_mutants',
+                       __name__ + '.shutdown_mutants')
     # What app.build imports: the API app and its v1 extensions,
     # the manager and the two plugins it loads, the DB layer, and the
     # API's keystonemiddleware (BlazarFilter runs in nova's process).
