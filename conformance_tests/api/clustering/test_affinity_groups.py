@@ -45,25 +45,39 @@ class AffinityGroupTest(base.AffinityPolicyTest):
     @decorators.idempotent_id('f45ed545-918e-4e5e-a882-b06973b5fee7')
     @decorators.attr(type=['slow'])
     def test_profile_group_policy_mismatch(self):
-        group = self.server_group('affinity')
-        cluster = self.cluster(self.profile(
-            scheduler_hints={'group': group['name']}))
         policy = self.policy(base.affinity_spec(
             servergroup={'policies': 'anti-affinity'}))
-        # the control: a profile naming a group whose rules match attaches
+        self._assert_mismatch_refused(policy, 'anti-affinity (specified)')
+
+    @decorators.idempotent_id('c9f96070-eed0-4993-b9da-46659ec29f11')
+    @decorators.attr(type=['slow'])
+    def test_profile_group_implied_policy_mismatch(self):
+        # No 'policies' in the spec: the policy implies anti-affinity, its
+        # schema's default ("specified (or implied)").
+        policy = self.policy(base.affinity_spec())
+        self._assert_mismatch_refused(policy, 'anti-affinity (implied)')
+
+    def _assert_mismatch_refused(self, policy, policy_rules):
+        """The control first: a profile naming an anti-affinity group
+        attaches ``policy`` (which group it binds is s1-inherit's rule);
+        then a profile naming an affinity group must make the attach
+        fail."""
         matching = self.server_group('anti-affinity')
         self.attach(self.cluster(self.profile(
             scheduler_hints={'group': matching['name']})), policy,
-            'control for %s (group %s, anti-affinity)' % (
-                RULE_MISMATCH, matching['id']))
+            'control for %s (group %s, anti-affinity; policy %s)' % (
+                RULE_MISMATCH, matching['id'], policy_rules))
+        group = self.server_group('affinity')
+        cluster = self.cluster(self.profile(
+            scheduler_hints={'group': group['name']}))
         action = self.try_attach(cluster, policy)
         if action['status'] == 'SUCCEEDED':
             # which group it bound tells ignoring the profile's group
             # (a new one, not inherited) from accepting its rules
             self.fail('%s: attach SUCCEEDED with group %s (affinity) named '
-                      'by the profile and an anti-affinity policy; binding '
-                      'data %s' % (RULE_MISMATCH, group['id'],
-                                   self.binding_data(cluster, policy)))
+                      'by the profile and an %s policy; binding data %s' % (
+                          RULE_MISMATCH, group['id'], policy_rules,
+                          self.binding_data(cluster, policy)))
         self.assertEqual('FAILED', action['status'], '%s: attach %s' % (
             RULE_MISMATCH, action['status']))
         self.assertIn("doesn't match", action['status_reason'] or '',

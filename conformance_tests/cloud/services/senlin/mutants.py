@@ -165,22 +165,23 @@ def inherited_group_deleted():
     _wrap('_extract_policy_data', make)
 
 
-@register('mismatch-unchecked', SERVICE,
-          targets=(CAP + 's1-mismatch',),
-          rule='S1: a group whose rules differ from the policy\'s makes '
-               'attach fail',
-          profile=S1_PROFILE)
-def mismatch_unchecked():
-    class _Agreeing(object):
-        """A found group that reports the policy's own rules."""
-        def __init__(self, group, policies):
-            self._group, self.policies = group, policies
+class _Agreeing(object):
+    """A found group that reports the policy's own rules."""
+    def __init__(self, group, policies):
+        self._group, self.policies = group, policies
 
-        def __getattr__(self, name):
-            return getattr(self._group, name)
+    def __getattr__(self, name):
+        return getattr(self._group, name)
 
+
+def _found_groups_agree(when):
+    """Wrap the policy's attach so that, when ``when(policy)`` is true,
+    every group its nova client finds reports the policy's own rules:
+    senlin's comparison then never sees a mismatch."""
     def make(original):
         def attach(self, cluster, enabled=True):
+            if not when(self):
+                return original(self, cluster, enabled)
             wanted = (self.properties.get(self.SERVER_GROUP) or {}).get(
                 self.GROUP_POLICIES)
             nova = self.nova
@@ -201,6 +202,29 @@ def mismatch_unchecked():
                 del self.nova
         return attach
     _wrap('attach', make)
+
+
+@register('mismatch-unchecked', SERVICE,
+          targets=(CAP + 's1-mismatch',),
+          rule='S1: a group whose rules differ from the policy\'s makes '
+               'attach fail',
+          profile=S1_PROFILE)
+def mismatch_unchecked():
+    _found_groups_agree(lambda policy: True)
+
+
+@register('implied-mismatch-unchecked', SERVICE,
+          targets=(CAP + 's1-mismatch',),
+          rule='S1: a group whose rules differ from those the policy '
+               'implies (no policies in its spec: anti-affinity) makes '
+               'attach fail; only rules the spec names are compared',
+          profile=S1_PROFILE)
+def implied_mismatch_unchecked():
+    def implied(policy):
+        named = (policy.spec.get('properties') or {}).get(
+            policy.SERVER_GROUP) or {}
+        return policy.GROUP_POLICIES not in named
+    _found_groups_agree(implied)
 
 
 def _make_missing_hinted_group(policy, cluster):
