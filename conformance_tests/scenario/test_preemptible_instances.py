@@ -779,6 +779,38 @@ class PreemptibleLeaseTest(PreemptibleTest):
                          'reservation:<id>) lands on the allocated host')
 
     @decorators.attr(type=['disruptive'])
+    @decorators.idempotent_id('689b2e1b-68c1-49eb-b22f-dded2d2d205e')
+    @decorators.attr(type=['slow'])
+    def test_instance_reservation_keeps_other_reservations_servers(self):
+        rule = ('spec: instances on the allocated host that do not use such '
+                'a flavor are preemptible: a server of another instance '
+                'reservation (its flavor reservation:<id> too) is not, and '
+                'survives the lease start')
+        host = self.pool_hosts[0]
+        first = self.lease_host(host, rule, leases.instance_reservation)
+        first, took = self.wait_lease_stable(first['id'])
+        self.assert_active(first, rule)
+        kept = self.boot_accepted(
+            OWNER_BOOT, flavor=leases.reservation_id(first))
+        self.assertEqual(('ACTIVE', host), self.host_of(kept),
+                         '%s (first instance lease %s)' % (
+                             OWNER_BOOT, first['id']))
+        second = self.lease_host(host, rule, leases.instance_reservation)
+        second, took = self.wait_lease_stable(second['id'])
+        self.assert_active(second, rule)
+        # The control: the second reservation holds the same host (its
+        # owner's boot lands there), so its start was the one to judge.
+        owner = self.boot_accepted(
+            OWNER_BOOT, flavor=leases.reservation_id(second))
+        self.assertEqual(('ACTIVE', host), self.host_of(owner),
+                         '%s (second instance lease %s)' % (
+                             OWNER_BOOT, second['id']))
+        self.assert_untouched(
+            kept, host, '%s (server %s of instance lease %s, after instance '
+            'lease %s started on %s)' % (rule, kept, first['id'],
+                                         second['id'], host))
+
+    @decorators.attr(type=['disruptive'])
     @decorators.idempotent_id('a6b835b8-b0f5-4741-9a75-1fbed345d982')
     @decorators.attr(type=['slow'])
     def test_instance_reservation_host_refuses_new_preemptibles(self):

@@ -200,14 +200,24 @@ def _terminate(pool, host, preemptible):
     _wait_gone(pool, host, on_host, deleted, delete)
 
 
+def _reservation_flavor(server):
+    """Whether the server uses a Blazar reservation flavor (the spec's
+    "such a flavor"): blazar names each reservation:<id> and gives it the
+    reservation's id, which the server shows by name (compute API 2.47
+    and later embed the flavor) or by id (below 2.47)."""
+    from blazar.db import api as db_api
+    name = server.flavor.get('original_name') or ''
+    if name.startswith('reservation:'):
+        return True
+    flavor_id = server.flavor.get('id')
+    return bool(flavor_id) and db_api.reservation_get(flavor_id) is not None
+
+
 def _instance_reservation_preemptible(reservation_id):
     """Whether a server on a host of instance reservation
-    ``reservation_id`` is preemptible: it does not use the reservation's
-    flavor, by its id (compute API below 2.47) or its name
-    reservation:<id> (2.47 and later embed the flavor)."""
-    ours = {reservation_id, 'reservation:%s' % reservation_id}
-    return lambda server: not ours & {server.flavor.get('id'),
-                                      server.flavor.get('original_name')}
+    ``reservation_id`` is preemptible: it uses no reservation's flavor,
+    this reservation's or another's (the host may hold several)."""
+    return lambda server: not _reservation_flavor(server)
 
 
 @reference('blazar-instance-reservation-termination', 'blazar',
@@ -326,6 +336,24 @@ def ref_instance_eviction_skipped():
         return lambda server: False
 
     _instance_reservation_preemptible = _none
+
+
+@register('blazar-ref-other-reservations-evicted', 'blazar',
+          (INSTANCE_EVICTS,),
+          'only a server that uses no reservation flavor is preemptible: '
+          'the reference spares the starting reservation\'s own flavor '
+          'alone and terminates another instance reservation\'s server '
+          'on the host',
+          profile='spec-reference')
+def ref_other_reservations_evicted():
+    global _instance_reservation_preemptible
+
+    def _own_flavor_only(reservation_id):
+        ours = {reservation_id, 'reservation:%s' % reservation_id}
+        return lambda server: not ours & {server.flavor.get('id'),
+                                          server.flavor.get('original_name')}
+
+    _instance_reservation_preemptible = _own_flavor_only
 
 
 @register('blazar-ref-too-few-hosts-500', 'blazar', (API_ERRORS,),
