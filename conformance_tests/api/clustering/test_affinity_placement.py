@@ -21,6 +21,9 @@ RULE_OTHER_POLICY = ('"Senlin engine respects outputs (i.e. number of '
                      'without a count, with a scaling policy (adjustment N) '
                      'beside the affinity policy, carries placement count N '
                      'and N placements')
+RULE_INHERITED_PLACED = ('S1: a cluster that inherited the group its '
+                         'profile names: a scale-out\'s placement names '
+                         'that group\'s id (the binding\'s servergroup_id)')
 SCALING_TYPE = 'senlin.policy.scaling'
 SCALING_COUNT = 2
 RULE_SHRINK = ('a CLUSTER_RESIZE that removes nodes is not blocked and '
@@ -170,6 +173,27 @@ class AffinityPlacementTest(PlacementTestBase):
         self.assert_succeeded(shrink, RULE_SHRINK)
         self.assertIsNone(placement_of(shrink), '%s: data %s' % (
             RULE_SHRINK, shrink.get('data')))
+
+    @decorators.idempotent_id('5a4051bd-ea73-4aca-8f74-d5a6e1265029')
+    @decorators.attr(type=['slow'])
+    def test_placement_names_inherited_group(self):
+        group = self.server_group('anti-affinity')
+        cluster = self.cluster(self.profile(
+            scheduler_hints={'group': group['name']}))
+        policy = self.policy(base.affinity_spec(
+            servergroup={'policies': 'anti-affinity'}))
+        data = self.attach(cluster, policy, RULE_INHERITED_PLACED)
+        # s1-inherit's own words first: what the binding holds
+        self.assertEqual(group['id'], data.get('servergroup_id'),
+                         '%s: the profile\'s scheduler_hints name an existing '
+                         'group %s: binding data %s' % (
+                             RULE_INHERITED_PLACED, group['id'], data))
+        # One node: an anti-affinity group needs no second host for it.
+        scale = self.act_on(RULE_INHERITED_PLACED, 'CLUSTER_SCALE_OUT',
+                            self.clustering.scale_out, cluster['id'], 1)
+        self.assert_placement(scale, 1, group['id'],
+                              rule=RULE_INHERITED_PLACED)
+        self.assert_succeeded(scale, RULE_INHERITED_PLACED)
 
     @decorators.idempotent_id('b7e3c5a9-2f48-4d16-a0c7-9e8d1f6b4a53')
     @decorators.attr(type=['slow'])

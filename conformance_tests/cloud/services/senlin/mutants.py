@@ -150,6 +150,24 @@ def profile_group_ignored():
     _wrap('attach', make)
 
 
+@register('inherited-group-placed-by-name', SERVICE,
+          targets=(CAP + 's1-inherit',),
+          rule='S1: a scale-out of a cluster that inherited its profile\'s '
+               'group places its nodes in that group, by id (here by the '
+               'name the profile gives)',
+          profile=S1_PROFILE)
+def inherited_group_placed_by_name():
+    def change(policy, action):
+        entity = getattr(action, 'entity', None)
+        if not (getattr(entity, 'rt', None) or {}).get('profile'):
+            return
+        hinted = _profile_group_name(entity)
+        if hinted:
+            _rewrite_placements(action, lambda p: dict(p,
+                                                       servergroup=hinted))
+    _after_pre_op(change)
+
+
 @register('inherited-group-deleted', SERVICE,
           targets=(CAP + 's1-inherit',),
           rule='S1: detaching leaves an inherited group in nova',
