@@ -24,6 +24,11 @@ RULE_OTHER_POLICY = ('"Senlin engine respects outputs (i.e. number of '
 RULE_INHERITED_PLACED = ('S1: a cluster that inherited the group its '
                          'profile names: a scale-out\'s placement names '
                          'that group\'s id (the binding\'s servergroup_id)')
+RULE_COUNT = ('"After validating the count value, the affinity policy '
+              'proceeds": a CLUSTER_SCALE_OUT whose count is 0, negative or '
+              'not an integer is refused (400) and places nothing')
+# What a scale-out's count must not be (senlin's API: a positive integer).
+INVALID_COUNTS = (0, -1, 'two')
 SCALING_TYPE = 'senlin.policy.scaling'
 SCALING_COUNT = 2
 RULE_SHRINK = ('a CLUSTER_RESIZE that removes nodes is not blocked and '
@@ -194,6 +199,25 @@ class AffinityPlacementTest(PlacementTestBase):
         self.assert_placement(scale, 1, group['id'],
                               rule=RULE_INHERITED_PLACED)
         self.assert_succeeded(scale, RULE_INHERITED_PLACED)
+
+    @decorators.idempotent_id('f8c33419-115f-4da9-891d-4650b27d85dd')
+    @decorators.attr(type=['slow'])
+    def test_scale_out_invalid_count_refused(self):
+        cluster, group_id = self.attached_cluster(RULE_COUNT)
+        for count in INVALID_COUNTS:
+            outcomes.must_be_refused(
+                self, '%s (count %r)' % (RULE_COUNT, count), 400,
+                self.clustering.scale_out, cluster['id'], count)
+        # The control: a valid count passes the same validation and is
+        # placed; the refusals added no node.
+        scale = self.act_on(RULE_COUNT, 'CLUSTER_SCALE_OUT',
+                            self.clustering.scale_out, cluster['id'], 1)
+        self.assert_succeeded(scale, RULE_COUNT)
+        self.assert_placement(scale, 1, group_id, rule=RULE_COUNT)
+        nodes = self.clustering.list_nodes(cluster['id'])
+        self.assertEqual(1, len(nodes), '%s: after the refusals and a '
+                         'scale-out by 1 the cluster has the nodes %s' % (
+                             RULE_COUNT, [n['id'] for n in nodes]))
 
     @decorators.idempotent_id('b7e3c5a9-2f48-4d16-a0c7-9e8d1f6b4a53')
     @decorators.attr(type=['slow'])

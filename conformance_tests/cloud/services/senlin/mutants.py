@@ -503,6 +503,26 @@ def scale_out_never_resumed():
     action_obj.Action.mark_succeeded = classmethod(mark_succeeded)
 
 
+@register('zero-count-scales-by-default', SERVICE,
+          targets=(CAP + 'placement-data',),
+          rule='"After validating the count value": a scale-out by 0 is '
+               'refused (here senlin drops a count of 0 and scales out by '
+               'its default, 1, as a truthiness test would)')
+def zero_count_scales_by_default():
+    from senlin.conductor import service
+
+    original = service.ConductorService.cluster_scale_out
+
+    def cluster_scale_out(self, ctx, req):
+        # req is the RPC primitive of ClusterScaleOutRequest (the
+        # conductor's request_context makes the object from it)
+        data = req.get('senlin_object.data') or {}
+        if data.get('count') == 0:
+            del data['count']
+        return original(self, ctx, req)
+    service.ConductorService.cluster_scale_out = cluster_scale_out
+
+
 @register('placement-count-one', SERVICE,
           targets=(CAP + 'placement-data',),
           rule='placement count is the number of nodes to create')
