@@ -14,6 +14,11 @@ RULE_DEFAULT_VALUES = ('a spec giving no servergroup policies and no '
                        'enable_drs_extension has policies anti-affinity '
                        'and DRS off: attach creates an anti-affinity group '
                        'and a scale-out\'s placements carry no zone')
+RULE_VERSIONS = ('"Latest Version 1.0"; "Available Versions: 1.0 SUPPORTED '
+                 '2016.10": the policy type\'s support_status (GET '
+                 '/v1/policy-types/senlin.policy.affinity-1.0, API 1.5)')
+# The seed's table of versions, as senlin's API gives it.
+SUPPORT_STATUS = {'1.0': [{'status': 'SUPPORTED', 'since': '2016.10'}]}
 RULE_REFUSED = ('a spec item outside the schema (unknown key, policies '
                 'outside the four, non-boolean enable_drs_extension, '
                 'unknown availability zone) is refused, naming the item')
@@ -105,6 +110,16 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                          placement, '%s: spec %s, scale-out data %s' % (
                              RULE_DEFAULT_VALUES, spec['properties'],
                              scale.get('data')))
+
+    @decorators.idempotent_id('3843fecb-74e9-4206-9e0d-953ef71ce310')
+    def test_type_versions(self):
+        name = base.AFFINITY_TYPE + '-1.0'
+        policy_type = outcomes.must_succeed(
+            self, RULE_VERSIONS, self.clustering.show_policy_type, name)
+        self.assertEqual(SUPPORT_STATUS, policy_type.get('support_status'),
+                         '%s: %s answers %s' % (
+                             RULE_VERSIONS, name,
+                             policy_type.get('support_status')))
 
     @decorators.idempotent_id('c8e81255-25ac-4cdc-a574-b6d3d388b589')
     def test_bad_items_refused(self):

@@ -122,6 +122,15 @@ def default_policies_affinity():
         cls.AFFINITY)
 
 
+@register('type-version-experimental', SERVICE,
+          targets=(CAP + 'spec-defaults',),
+          rule='"Available Versions: 1.0 SUPPORTED 2016.10" (here the type '
+               'says 1.0 is EXPERIMENTAL)')
+def type_version_experimental():
+    _policy_class().VERSIONS = {
+        '1.0': [{'status': 'EXPERIMENTAL', 'since': '2016.10'}]}
+
+
 @register('default-drs-on', SERVICE,
           targets=(CAP + 'spec-defaults',),
           rule='enable_drs_extension defaults to False')

@@ -32,6 +32,9 @@ MICROVERSION = '1.2'
 # Senlin's own escape hatches for what its engine left behind: a forced
 # cluster delete (1.8) and an action update that force-cancels (1.12).
 FORCE_DELETE_MICROVERSION = '1.8'
+# 1.5: a policy type's support_status (its versions, their status and
+# since when).
+TYPE_STATUS_MICROVERSION = '1.5'
 ACTION_UPDATE_MICROVERSION = '1.12'
 END_STATES = ('SUCCEEDED', 'FAILED', 'CANCELLED')
 # 15 of senlin's 3-second re-checks missed: no load seen here delays one
@@ -101,6 +104,13 @@ class ClusteringClient(rest_client.RestClient):
         _, body = self._json('POST', 'v1/policies', {
             'policy': {'name': name, 'spec': spec}}, (201,))
         return body['policy']
+
+    def show_policy_type(self, type_name):
+        """GET /v1/policy-types/{name-version} at 1.5: name, schema and
+        support_status."""
+        _, body = self._json('GET', 'v1/policy-types/%s' % type_name,
+                             microversion=TYPE_STATUS_MICROVERSION)
+        return body['policy_type']
 
     def validate_policy(self, spec):
         _, body = self._json('POST', 'v1/policies/validate', {
