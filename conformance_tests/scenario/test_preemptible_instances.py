@@ -306,39 +306,31 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         finished, and a verdict never depends on when the suite read it.
         An event still missing once the server is gone never comes (nova
         deleted the server without its compute)."""
-        deletes = [a for a in actions if a['action'] == 'delete']
-        if not deletes:
+        terminate = self.finished_event(
+            server_id, actions, 'delete', 'compute_terminate_instance',
+            hopeless=lambda event: (event is None and
+                                    self._server_gone(server_id)))
+        return leases.moment((terminate or {}).get('finish_time'))
+
+    def finished_event(self, server_id, actions, action_name, event_name,
+                       hopeless=lambda event: False):
+        """The event ``event_name`` of the server's first ``action_name``
+        action, read until its finish_time is written (bounded, [compute]
+        build_timeout: nova writes an event's finish after the state it
+        changes) or ``hopeless(event)``; None when there is no such action
+        or the event never reached the host."""
+        matching = [a for a in actions if a['action'] == action_name]
+        if not matching:
             return None
         found = {}
 
         def finished():
             action = self.os_admin.servers_client.show_instance_action(
-                server_id, deletes[0]['request_id'])['instanceAction']
-            terminate = leases.terminate_event(action.get('events'))
-            found['at'] = leases.moment((terminate or {}).get(
-                'finish_time'))
-            return found['at'] is not None or (
-                terminate is None and self._server_gone(server_id))
-
-        waiters.observe(finished)
-        return found['at']
-
-    def stop_event(self, server_id, actions):
-        """The compute_stop_instance event of the server's stop action, read
-        until it has finished (bounded, [compute] build_timeout: nova
-        writes an event's finish after the state it changes); None when
-        there is no stop or it never reached the host."""
-        stops = [a for a in actions if a['action'] == 'stop']
-        if not stops:
-            return None
-        found = {}
-
-        def finished():
-            action = self.os_admin.servers_client.show_instance_action(
-                server_id, stops[0]['request_id'])['instanceAction']
-            found['event'] = leases.compute_event(
-                action.get('events'), 'compute_stop_instance')
-            return (found['event'] or {}).get('finish_time') is not None
+                server_id, matching[0]['request_id'])['instanceAction']
+            found['event'] = leases.compute_event(action.get('events'),
+                                                  event_name)
+            return ((found['event'] or {}).get('finish_time') is not None
+                    or hopeless(found['event']))
 
         waiters.observe(finished)
         return found['event']
@@ -347,7 +339,8 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         """The stop blazar asked ran on the host, succeeded and finished
         before the delete was asked: a stop that failed, or that the
         delete overtook, shut nothing down softly."""
-        event = self.stop_event(server_id, actions)
+        event = self.finished_event(server_id, actions, 'stop',
+                                    'compute_stop_instance')
         self.assertIsNotNone(
             event, '%s: the stop of %s never reached its host (no '
             'compute_stop_instance event)' % (rule, server_id))

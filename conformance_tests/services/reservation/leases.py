@@ -285,13 +285,6 @@ def compute_event(events, name):
     return None
 
 
-def terminate_event(events):
-    """The compute_terminate_instance event of a delete action's
-    ``events``: the destroy on the server's host; its finish_time is when
-    the server left it. None if there is no such event."""
-    return compute_event(events, 'compute_terminate_instance')
-
-
 def action_start(actions, names):
     """When the first of the server's instance ``actions`` (GET
     /servers/{id}/os-instance-actions) named in ``names`` was asked
