@@ -790,3 +790,51 @@ def drs_hypervisor_hostname_read():
             return [_NamedHypervisor(h) for h in original(self, **query)]
         return hypervisor_list
     _wrap_nova('hypervisor_list', make)
+
+
+class _DrsPatternAsWritten(object):
+    """The ``re`` module as senlin's affinity_policy sees it, with its
+    one DRS pattern compiled as the seed words it: ``.*drs*`` (``dr``
+    then any number of ``s``) matches any hostname containing ``dr``;
+    ``.*drs`` matched from the start is "contains drs"."""
+
+    UPSTREAM = r'.*drs*'
+    CONTAINS_DRS = r'.*drs'
+
+    def __init__(self, module):
+        self._module = module
+
+    def compile(self, pattern, flags=0):
+        if pattern == self.UPSTREAM:
+            pattern = self.CONTAINS_DRS
+        return self._module.compile(pattern, flags)
+
+    def __getattr__(self, name):
+        return getattr(self._module, name)
+
+
+@reference('drs-hostname-contains-drs', SERVICE,
+           capabilities=(CAP + 'drs-zone', CAP + 'drs-none'),
+           rule='S3: "The policy attempts to find a hypervisor whose host '
+                'name contains drs"')
+def drs_hostname_contains_drs():
+    """senlin's pre_op (senlin 6 to 16) matches each hypervisor hostname
+    against ``re.compile(r'.*drs*', re.I)``, which a hostname containing
+    "dr" and no "drs" also matches (compute-dr-1 of the no-DRS clouds).
+    Compile that one pattern as ``.*drs``."""
+    from senlin.policies import affinity_policy
+    affinity_policy.re = _DrsPatternAsWritten(affinity_policy.re)
+
+
+@register('drs-pattern-matches-dr', SERVICE,
+          targets=(CAP + 'drs-none',),
+          rule='S3: a hypervisor whose hostname contains "dr" but not '
+               '"drs" is not a DRS host (here senlin\'s own .*drs*, which '
+               'takes it, is back)',
+          profile=NO_DRS_REFERENCE_PROFILE)
+def drs_pattern_matches_dr():
+    # The drs-hostname-contains-drs reference undone (references are
+    # applied before the mutant): the stdlib's re, upstream's pattern.
+    import re
+    from senlin.policies import affinity_policy
+    affinity_policy.re = re

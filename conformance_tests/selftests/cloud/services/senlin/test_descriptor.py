@@ -41,10 +41,18 @@ class SenlinDescriptorTest(testtools.TestCase):
         self.assertNotIn(host, zoned)
         self.assertNotIn(host, dict(compute_layout.HOSTS))
 
-    def test_no_drs_host_without_the_setting(self):
+    def test_only_a_near_miss_without_the_setting(self):
+        # "dr" but not "drs": senlin's pattern .*drs* takes it, the
+        # seed's "contains drs" does not.
         from conformance_tests.cloud import profiles
+        from conformance_tests.cloud.services.nova import (
+            layout as compute_layout)
         off = profiles.settings('no-drs-hypervisor')
-        self.assertEqual({}, senlin.SERVICE.contributions(off))
+        [(host, cell)] = senlin.SERVICE.contributions(off)[
+            nova.EXTRA_COMPUTES]
+        self.assertIn('dr', host)
+        self.assertNotIn('drs', host)
+        self.assertNotIn(host, dict(compute_layout.HOSTS))
         self.assertIn(nova.EXTRA_COMPUTES, senlin.SERVICE.contributions(
             profiles.settings('default')))
 
