@@ -57,9 +57,11 @@ ConformanceGroup = [
                       'Tempest\'s build_interval alone is a whole number '
                       'of seconds.'),
     cfg.StrOpt('senlin_drs_hypervisor', default='',
-               help='Hypervisor hostname (containing "drs") of the vSphere '
-                    'DRS host senlin\'s affinity policy must pick (seed '
-                    '002, needs admin). Empty: the DRS tests skip.'),
+               help='Hypervisor hostname (containing "drs") of a vSphere '
+                    'DRS host (seed 002, needs admin); the tests expect '
+                    'senlin\'s affinity policy to pick the first hypervisor '
+                    'nova lists whose hostname contains drs. Empty: the '
+                    'DRS tests skip.'),
     cfg.BoolOpt('senlin_heat_profiles', default=False,
                 help='Whether senlin can store os.heat.stack-1.0 profiles '
                      '(it previews their template on heat): the affinity '

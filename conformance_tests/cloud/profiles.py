@@ -28,8 +28,9 @@ REAL_HOST_SIZE = {'vcpus': 48, 'memory_mb': 800000, 'local_gb': 500}
 PROFILES = {
     'default': {'count_usage_from_placement': True},
     'legacy-quota': {'count_usage_from_placement': False},
+    # two DRS hosts: "the first matching hypervisor" (seed 002's S3)
     'spec-reference': {'count_usage_from_placement': True,
-                       'spec_reference': True},
+                       'spec_reference': True, 'drs_hypervisors': 2},
     'vendor-like': {'count_usage_from_placement': True,
                     'front_door': True,
                     'region': 'VendorRegion-1',

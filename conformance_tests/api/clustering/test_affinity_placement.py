@@ -100,13 +100,12 @@ class PlacementTestBase(base.AffinityPolicyTest):
         admin-owned cluster: a scale-out by 2 places both nodes in
         "<zone or nova>:<DRS host>" and their servers land there."""
         admin = self.admin_clustering
-        hypervisor = CONF.conformance.senlin_drs_hypervisor
+        hypervisor, host, order = self.first_drs_hypervisor()
         properties = {'enable_drs_extension': True}
         if zone:
             properties['availability_zone'] = zone
         cluster, group_id = self.attached_cluster(RULE_DRS, client=admin,
                                                   **properties)
-        host = self.drs_host(hypervisor)
         scale = self.act_on(RULE_DRS, 'CLUSTER_SCALE_OUT', admin.scale_out,
                             cluster['id'], 2, client=admin)
         # The policy's own words on a failed check are in the action's
@@ -118,8 +117,9 @@ class PlacementTestBase(base.AffinityPolicyTest):
                              scale.get('status_reason'), scale.get('data'),
                              scale.get('id')))
         self.assert_placement(scale, 2, group_id, '%s:%s' % (
-            zone or 'nova', host), '%s (availability_zone %s)' % (
-                RULE_DRS, zone or 'not given'))
+            zone or 'nova', host), '%s (availability_zone %s; hypervisors '
+            'whose hostname contains drs, in nova\'s order: %s)' % (
+                RULE_DRS, zone or 'not given', order))
         servers = self.node_servers(cluster, admin)
         self.assertEqual(2, len(servers), '%s: a scale-out by 2 left the '
                          'cluster the servers %s' % (RULE_DRS, servers))
@@ -132,14 +132,23 @@ class PlacementTestBase(base.AffinityPolicyTest):
                     '%s (availability_zone %s): server %s' % (
                         RULE_DRS, zone, server['id']))
 
-    def drs_host(self, hostname):
-        hypervisors = self.os_admin.hypervisor_client.list_hypervisors(
-            detail=True)['hypervisors']
-        for hv in hypervisors:
-            if hv['hypervisor_hostname'] == hostname:
-                return hv['service']['host']
-        self.fail('[conformance] senlin_drs_hypervisor %s: no such '
-                  'hypervisor' % hostname)
+    def first_drs_hypervisor(self):
+        """(hypervisor hostname, service host, every DRS hostname in
+        nova's order) of "the first matching hypervisor": the first nova
+        lists (its order, by id, as senlin
+        reads it) whose hostname contains drs. [conformance]
+        senlin_drs_hypervisor must name one of them."""
+        named = CONF.conformance.senlin_drs_hypervisor
+        drs = [(hv['hypervisor_hostname'], hv['service']['host'])
+               for hv in self.os_admin.hypervisor_client.list_hypervisors(
+                   detail=True)['hypervisors']
+               if 'drs' in hv['hypervisor_hostname'].lower()]
+        if named not in dict(drs):
+            raise lib_exc.InvalidConfiguration(
+                '[conformance] senlin_drs_hypervisor %s: no hypervisor of '
+                'that hostname contains drs (those that do: %s)' % (
+                    named, ', '.join(dict(drs)) or 'none'))
+        return drs[0] + (', '.join(name for name, _ in drs),)
 
 
 # Not @serial (it ran alone from 8840a1b to d018ccc): the scale-out past
@@ -413,7 +422,7 @@ class DrsAvailabilityZoneTest(PlacementTestBase):
         # The DRS host is put in a zone of the test's own for the test
         # (an aggregate, removed at cleanup): nova's default zone would
         # not tell the given zone from the default.
-        host = self.drs_host(CONF.conformance.senlin_drs_hypervisor)
+        _, host, _ = self.first_drs_hypervisor()
         aggregates = self.os_admin.aggregates_client
         zone = self.name('drs-zone')
         aggregate = aggregates.create_aggregate(

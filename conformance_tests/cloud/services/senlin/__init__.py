@@ -34,6 +34,10 @@ from conformance_tests.cloud.services import nova as nova_service
 # hypervisor hostname, which nova's fake driver takes from the host name
 # (nova_service.hypervisor_hostname: with a domain, still has "drs").
 DRS_HOST = 'vsphere-drs-1'
+# The spec-reference profiles' second DRS host (setting drs_hypervisors
+# 2): with two, "the first matching hypervisor" is a rule the policy can
+# break (where senlin reaches that loop: with the references).
+SECOND_DRS_HOST = 'vsphere-drs-2'
 DRS_CELL = 'cell1'
 # The no-DRS cloud's near miss: "dr", not "drs", in its hostname.
 NEAR_MISS_HOST = 'compute-dr-1'
@@ -70,13 +74,17 @@ class Senlin(base.Service):
     # drs_hypervisor False: no hypervisor of the cloud has "drs" in its
     # hostname, as on most vendors' clouds; S3's "No suitable vSphere
     # host is available." can only be shown there (profiles.py).
-    settings = {'drs_hypervisor': True}
+    # drs_hypervisors: how many DRS hosts (1, or 2 in the spec-reference
+    # profiles, for "the first matching hypervisor").
+    settings = {'drs_hypervisor': True, 'drs_hypervisors': 1}
 
     def contributions(self, settings=None):
         if not (settings or self.settings).get('drs_hypervisor', True):
             return {nova_service.EXTRA_COMPUTES: [(NEAR_MISS_HOST,
                                                    DRS_CELL)]}
-        return {nova_service.EXTRA_COMPUTES: [(DRS_HOST, DRS_CELL)]}
+        count = (settings or self.settings).get('drs_hypervisors', 1)
+        return {nova_service.EXTRA_COMPUTES: [
+            (host, DRS_CELL) for host in (DRS_HOST, SECOND_DRS_HOST)[:count]]}
 
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):

@@ -639,6 +639,23 @@ def _rewrite_drs_zone(rewrite):
     _after_pre_op(change)
 
 
+@register('drs-last-match', SERVICE,
+          targets=(CAP + 'drs-zone',),
+          rule='DRS: "The affinity uses the first matching hypervisor as '
+               'the target host" (here the last: senlin reads nova\'s list '
+               'reversed)',
+          profile=REFERENCE_PROFILE)
+def drs_last_match():
+    # Wraps the list the drs-hypervisor-hostname-read reference has
+    # already wrapped (references are applied first); with the
+    # spec-reference profile's two DRS hosts the last is another host.
+    def make(original):
+        def hypervisor_list(self, **query):
+            return list(reversed(list(original(self, **query))))
+        return hypervisor_list
+    _wrap_nova('hypervisor_list', make)
+
+
 @register('drs-hypervisors-hidden', SERVICE,
           targets=(CAP + 'drs-zone',),
           rule='senlin sees no hypervisor at all, so no DRS host ("No '

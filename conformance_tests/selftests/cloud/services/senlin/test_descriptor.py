@@ -41,6 +41,13 @@ class SenlinDescriptorTest(testtools.TestCase):
         self.assertNotIn(host, zoned)
         self.assertNotIn(host, dict(compute_layout.HOSTS))
 
+    def test_two_drs_hosts_on_the_spec_reference_profile(self):
+        from conformance_tests.cloud import profiles
+        hosts = [host for host, _ in senlin.SERVICE.contributions(
+            profiles.settings('spec-reference'))[nova.EXTRA_COMPUTES]]
+        self.assertEqual([senlin.DRS_HOST, senlin.SECOND_DRS_HOST], hosts)
+        self.assertTrue(all('drs' in host for host in hosts))
+
     def test_only_a_near_miss_without_the_setting(self):
         # "dr" but not "drs": senlin's pattern .*drs* takes it, the
         # seed's "contains drs" does not.
