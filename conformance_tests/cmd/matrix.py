@@ -16,6 +16,9 @@ import time
 
 from conformance_tests.cloud import releases
 from conformance_tests.common import ui
+from conformance_tests.cmd.packaged import PackagedCommandError
+from conformance_tests.packaged import layout as packaged_layout
+from conformance_tests.report import deployment
 from conformance_tests.report import guidelines
 from conformance_tests.report import matrix as matrix_report
 
@@ -45,7 +48,28 @@ def add_parser(sub, common):
         'also run the mutants on each series (conformance mutants '
         '--release; a mutant whose patch target a series lacks is '
         'skipped and listed): about 15 minutes a series here'))
+    parser.add_argument('--packaged', metavar='WORKDIR', help=(
+        'add the column of a finished `conformance packaged run --workdir '
+        'WORKDIR` (its admin run), judged cell by cell against the '
+        'embedded %s column, which the matrix must then run' %
+        packaged_layout.RELEASE))
     parser.set_defaults(func=cmd_matrix)
+
+
+def packaged_report(workdir, series_list):
+    """The admin report.json of a finished packaged run in ``workdir``
+    (a dict); a one-line PackagedCommandError saying what to fix otherwise."""
+    if packaged_layout.RELEASE not in series_list:
+        raise PackagedCommandError(
+            '--packaged compares with the embedded %s cloud: add '
+            '--release %s' % ((packaged_layout.RELEASE,) * 2))
+    path = os.path.join(workdir, 'packaged', 'admin', 'report.json')
+    if not os.path.exists(path):
+        raise PackagedCommandError(
+            '--packaged %s: no %s; run `conformance packaged run '
+            '--workdir %s` first' % (workdir, path, workdir))
+    with open(path) as f:
+        return json.load(f)
 
 
 def ordered(series):
@@ -110,6 +134,7 @@ def _mutants(series, workdir, port_base, seeds):
 def cmd_matrix(args):
     series_list = ordered(args.series or DEFAULT_SERIES)
     directory = os.path.abspath(os.path.join(args.workdir, MATRIX_DIR))
+    packaged = args.packaged and packaged_report(args.packaged, series_list)
     columns = []
     for k, series in enumerate(series_list, 1):
         ui.say('release %d of %d: %s' % (k, len(series_list), series))
@@ -124,6 +149,11 @@ def cmd_matrix(args):
         columns.append(matrix_report.column(
             series, report, error=error, build_seconds=build_seconds,
             run_seconds=run_seconds, mutants=mutant_run))
+    if packaged:
+        from conformance_tests.packaged import chroot
+        columns.append(matrix_report.deployment_column(
+            deployment.DEBIAN13, packaged, packaged_layout.RELEASE,
+            versions=chroot.package_versions()))
     table = matrix_report.build(guidelines.load_all(), columns)
     paths = matrix_report.write(directory, table)
     for col in table['columns']:
@@ -132,8 +162,10 @@ def cmd_matrix(args):
             ', '.join('%d %s' % (n, s) for s, n in sorted(
                 col['by_status'].items())))))
     marked = matrix_report.differing(table)
-    ui.say('%d cell(s) differ from %s%s' % (
-        len(marked), table['newest'], ': ' + ', '.join(
+    ui.say('%d cell(s) differ from %s%s%s' % (
+        len(marked), table['newest'], ' (the packaged column: from the '
+        'embedded %s)' % packaged_layout.RELEASE if packaged else '',
+        ': ' + ', '.join(
             '%s on %s' % m for m in marked) if marked else ''))
     ui.say('matrix: %s' % ', '.join(paths))
     for col in table['columns']:

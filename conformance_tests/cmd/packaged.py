@@ -19,6 +19,8 @@ import time
 from conformance_tests.common import ui
 from conformance_tests.packaged import chroot
 from conformance_tests.packaged import layout
+from conformance_tests.report import deployment
+from conformance_tests.report import guidelines
 from conformance_tests.tools import host_probe
 
 RUNS = ('admin', 'member')
@@ -183,6 +185,12 @@ def _judge(cloud, results):
         left = reports['admin']['summary'].get('inventory_differences')
         if left:
             problems.append('admin run left behind %s' % ', '.join(left))
+        # As admin nothing is missing but what the deployment lacks, and
+        # the guideline must say what that is (by_deployment).
+        problems += ['admin run: %s' % line for line in
+                     deployment.unexplained_not_applicable(
+                         reports['admin'], guidelines.load_all(),
+                         deployment.DEBIAN13)]
     if len(reports) == len(RUNS):
         verdicts = {name: {c['id']: (c['status'], c.get('explanation') or '')
                            for c in report['capabilities']}

@@ -27,6 +27,8 @@ import re
 import shutil
 import subprocess
 
+from conformance_tests.packaged import layout
+
 SUITE = 'trixie'
 #: What the deployment runs (layout.py says what each is for). nova-compute
 #: is not here: its package pulls libvirt and qemu, and nova's fake driver
@@ -57,7 +59,7 @@ class PackagedError(Exception):
 def cache_dir():
     base = os.environ.get('CONFORMANCE_CACHE') or os.path.join(
         os.path.expanduser('~'), '.cache', 'conformance')
-    return os.path.join(base, 'packaged', 'debian13-2025.1')
+    return os.path.join(base, 'packaged', layout.NAME)
 
 
 def mirror():
@@ -118,6 +120,34 @@ def _marker():
 
 def built_root():
     return os.path.join(cache_dir(), 'root')
+
+
+#: The packages whose versions name the deployment (the matrix's header).
+SERVICE_PACKAGES = {'python3-keystone': 'keystone',
+                    'python3-placement': 'placement', 'python3-nova': 'nova',
+                    'python3-glance': 'glance', 'python3-neutron': 'neutron',
+                    'python3-blazar': 'blazar',
+                    'python3-blazarnova': 'blazar-nova'}
+
+
+def package_versions(root=None):
+    """{service: upstream version} of the services installed in the built
+    root (dpkg's status file: epoch and Debian revision dropped); {} when
+    no root is built."""
+    path = os.path.join(root or built_root(), 'var', 'lib', 'dpkg',
+                        'status')
+    if not os.path.exists(path):
+        return {}
+    versions, package = {}, None
+    with open(path, errors='replace') as f:
+        for line in f:
+            if line.startswith('Package: '):
+                package = line.split(None, 1)[1].strip()
+            elif line.startswith('Version: ') and package in SERVICE_PACKAGES:
+                version = line.split(None, 1)[1].strip()
+                version = version.split(':', 1)[-1].rsplit('-', 1)[0]
+                versions[SERVICE_PACKAGES[package]] = version
+    return versions
 
 
 def is_built():

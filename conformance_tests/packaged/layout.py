@@ -30,6 +30,9 @@ PORTS = {'mysql': 0, 'amqp': 1, 'epmd': 2, 'rabbit_dist': 3,
          'neutron': 14, 'blazar': 15, 'cell_db_forward': 20}
 #: The versions Debian 13 ships (FACTS.md), read back by `status`.
 RELEASE = '2025.1'
+#: The deployment's name: its cache directory, and the key of its
+#: guideline entries (``by_deployment``, report/deployment.py).
+NAME = 'debian13-' + RELEASE
 SERVICE_USERS = ('nova', 'placement', 'glance', 'neutron', 'blazar')
 #: Nova's default flavors are gone since nova 24: the deployment makes
 #: these two, as DevStack does.

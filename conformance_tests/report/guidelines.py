@@ -15,6 +15,13 @@ and what is expected of it where that is not a plain pass:
         status: pass          # or fail / partial, with a signature
         reason: the upstream change that makes the difference
     no_mutant: why no mutant can break this rule   # else a mutant targets it
+    by_deployment:            # a packaged deployment (conformance packaged)
+      debian13-2025.1:        # whose verdict differs from the embedded
+        status: not-applicable    # cloud's of its series, and why
+        reason: what the deployment lacks or does otherwise
+
+``by_deployment`` may also sit at the top of a file: it then applies to
+each of the file's capabilities (a capability's own entry wins).
 
 An expectation without a signature is refused: a failure is expected only
 when it is the failure the guideline names.
@@ -35,8 +42,34 @@ EXPECTABLE = ('fail', 'partial')
 RELEASE_EXPECTABLE = ('pass',) + EXPECTABLE
 
 
+# What a packaged deployment may show instead of its series' embedded
+# verdict (report statuses).
+DEPLOYMENT_STATUSES = ('not-applicable', 'pass', 'expected-fail', 'partial')
+
+
 class GuidelineError(ValueError):
     pass
+
+
+def _deployment_expectations(where, raw):
+    """{deployment: {status, reason}}: each with a reason, since a
+    difference from the embedded cloud is explained or is a failure."""
+    if not isinstance(raw, dict):
+        raise GuidelineError('%s: by_deployment is a mapping of deployment '
+                             'names' % where)
+    found = {}
+    for name, entry in raw.items():
+        if not isinstance(entry, dict) or not entry.get('reason'):
+            raise GuidelineError('%s: by_deployment.%s needs status and '
+                                 'reason' % (where, name))
+        if entry.get('status') not in DEPLOYMENT_STATUSES:
+            raise GuidelineError('%s: by_deployment.%s: status %r; expected '
+                                 'one of %s' % (where, name,
+                                                entry.get('status'), ', '.join(
+                                                    DEPLOYMENT_STATUSES)))
+        found[str(name)] = {'status': entry['status'],
+                            'reason': entry['reason'].strip()}
+    return found
 
 
 def _expectation(where, raw):
@@ -107,6 +140,9 @@ def _capability(name, doc, cap):
         'expected_fail': expected_fail, 'expect': expect,
         'by_release': by_release,
         'no_mutant': cap.get('no_mutant') or None,
+        'by_deployment': dict(
+            _deployment_expectations(name, doc.get('by_deployment') or {}),
+            **_deployment_expectations(where, cap.get('by_deployment') or {})),
         'disruptive': bool(cap.get('disruptive', False)),
     }
 

@@ -9,12 +9,20 @@ and the guideline's ``by_release`` must say which upstream change made
 the difference. A series whose run gave no report (its virtualenv could
 not be built, its cloud did not start) is a column of ``error`` cells
 with that one line.
+
+A packaged deployment's column (``deployment_column``; `conformance
+matrix --packaged`) comes after the series and is compared with its own
+series' embedded column, not the newest: a differing cell is as expected
+only where the guideline's ``by_deployment`` says why
+(report/deployment.py).
 """
 
 import html
 import html.parser
 import json
 import os
+
+from conformance_tests.report import deployment as deployments
 
 ERROR = 'error'
 MARK = '\u2020'  # dagger: differs from the newest series
@@ -79,12 +87,26 @@ def column(series, report=None, error=None, build_seconds=None,
     return col
 
 
+def deployment_column(name, report, compare_with, versions=None):
+    """A packaged deployment's column (its admin run's report.json),
+    judged against the embedded column of series ``compare_with``;
+    ``versions``: its packages' (a vendor-style run's report has none)."""
+    col = column(deployments.LABELS.get(name, name), report)
+    col.update(deployment=name, compare_with=compare_with)
+    if versions and not col['versions']:
+        col['versions'] = versions
+    return col
+
+
 def build(capabilities, columns):
     """The matrix: ``capabilities`` (guidelines.load_all order, each with
-    id and rule) by ``columns`` (column(), oldest series first)."""
-    if not columns:
+    id and rule) by ``columns`` (column(), oldest series first, then any
+    deployment_column())."""
+    series_columns = [c for c in columns if not c.get('deployment')]
+    if not series_columns:
         raise ValueError('a matrix needs at least one series')
-    newest = columns[-1]
+    newest = series_columns[-1]
+    by_series = {c['series']: c for c in series_columns}
     rows = []
     for cap in capabilities:
         reference = newest['cells'].get(cap['id'])
@@ -97,12 +119,23 @@ def build(capabilities, columns):
                 this = dict(col['cells'].get(cap['id']) or {
                     'status': 'missing', 'as_expected': False,
                     'note': 'not in this series\' report'})
-            this['differs'] = bool(
-                col is not newest and reference is not None
-                and not col['error'] and
-                this['status'] != reference['status'])
+            if col.get('deployment') and not col['error']:
+                embedded = by_series.get(col['compare_with'])
+                this = deployments.judge_cell(
+                    cap, col['deployment'], this, None
+                    if embedded is None or embedded['error']
+                    else embedded['cells'].get(cap['id']))
+            else:
+                this['differs'] = bool(
+                    col is not newest and reference is not None
+                    and not col['error'] and
+                    this['status'] != reference['status'])
             cells.append(this)
         rows.append({'id': cap['id'], 'rule': cap['rule'], 'cells': cells})
+    for i, col in enumerate(columns):
+        if col.get('deployment'):
+            col['as_expected'] = col['as_expected'] and all(
+                row['cells'][i]['as_expected'] for row in rows)
     return {'newest': newest['series'],
             'columns': [{k: v for k, v in col.items() if k != 'cells'}
                         for col in columns],
@@ -133,8 +166,9 @@ def _cell_text(c):
 def markdown(matrix):
     cols = matrix['columns']
     lines = ['# Conformance by release', '',
-             'Cells marked %s differ from the newest series, %s.' % (
-                 MARK, matrix['newest']), '', '## Series', '']
+             'Cells marked %s differ from the newest series, %s (a '
+             'packaged deployment\'s: from its series\' embedded cloud).'
+             % (MARK, matrix['newest']), '', '## Series', '']
     for col in cols:
         timing = []
         if col['build_seconds'] is not None:
@@ -187,7 +221,8 @@ def to_html(matrix):
         'th,td{border:1px solid #999;padding:3px 6px;text-align:left}'
         'td.differs{background:#ffe08a;font-weight:bold}'
         '</style></head><body><h1>Conformance by release</h1>'
-        '<p>Cells marked %s differ from the newest series, %s.</p>'
+        '<p>Cells marked %s differ from the newest series, %s (a '
+        'packaged deployment\'s: from its series\' embedded cloud).</p>'
         '<table id="matrix"><thead><tr><th>capability</th>%s</tr></thead>'
         '<tbody>%s</tbody></table>%s</body></html>\n' % (
             MARK, esc(matrix['newest']), head, ''.join(body), ''.join(

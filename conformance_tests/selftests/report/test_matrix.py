@@ -163,3 +163,22 @@ class BrowserCheckTest(testtools.TestCase):
             directory, self.browser(directory, wrong))[0]
         self.assertEqual(1, len(problems))
         self.assertIn('cell 2: rendered', problems[0])
+
+
+class PackagedOptionTest(testtools.TestCase):
+
+    def test_needs_the_embedded_series_and_a_finished_run(self):
+        from conformance_tests.cmd import packaged
+        d = self.useFixture(fixtures.TempDir()).path
+        e = self.assertRaises(packaged.PackagedCommandError,
+                              matrix_cmd.packaged_report, d, ['2026.2'])
+        self.assertIn('add --release 2025.1', str(e))
+        e = self.assertRaises(packaged.PackagedCommandError,
+                              matrix_cmd.packaged_report, d, ['2025.1'])
+        self.assertIn('run `conformance packaged run --workdir', str(e))
+        os.makedirs(os.path.join(d, 'packaged', 'admin'))
+        with open(os.path.join(d, 'packaged', 'admin', 'report.json'),
+                  'w') as f:
+            json.dump({'capabilities': []}, f)
+        self.assertEqual({'capabilities': []},
+                         matrix_cmd.packaged_report(d, ['2025.1']))

@@ -1,0 +1,68 @@
+"""A packaged deployment's verdicts beside the embedded cloud's.
+
+A real deployment of a series (`conformance packaged`: Debian 13's
+OpenStack 2025.1) must give the verdicts the embedded cloud of that
+series gives. Where it cannot, the guideline says why, per deployment
+(``by_deployment``, report/guidelines.py): seed 002 is not-applicable
+on Debian 13, which packages no senlin. Any other difference is a
+failure of the run, not a footnote.
+"""
+
+from conformance_tests.packaged import layout as packaged_layout
+
+#: The one packaged deployment today (cmd/packaged.py builds it).
+DEBIAN13 = packaged_layout.NAME
+#: How the matrix heads its column.
+LABELS = {DEBIAN13: 'Debian 13 packaged (2025.1)'}
+
+
+def explanation(capability, deployment, status):
+    """The guideline's reason why ``deployment`` shows ``status`` for
+    ``capability`` (a guidelines.load_all entry), or None."""
+    entry = (capability.get('by_deployment') or {}).get(deployment)
+    if entry and entry['status'] == status:
+        return entry['reason']
+    return None
+
+
+def unexplained_not_applicable(report, capabilities, deployment):
+    """A line per capability the deployment's admin run found
+    not-applicable without a guideline entry saying why: an admin run
+    lacks no rights, so what is missing must be the deployment's, and
+    named."""
+    by_id = {c['id']: c for c in capabilities}
+    lines = []
+    for cap in report['capabilities']:
+        if cap['status'] != 'not-applicable':
+            continue
+        if explanation(by_id.get(cap['id'], {}), deployment,
+                       'not-applicable') is None:
+            lines.append('%s is not-applicable on %s and no guideline '
+                         'by_deployment entry says why: %s' % (
+                             cap['id'], deployment, _first_line(
+                                 cap.get('explanation'))))
+    return lines
+
+
+def judge_cell(capability, deployment, cell, embedded):
+    """``cell`` (a matrix cell of the deployment's column) beside the
+    embedded series' cell: marked when it differs, and as expected only
+    when the guideline explains the difference."""
+    cell = dict(cell)
+    cell['differs'] = embedded is not None and (
+        cell['status'] != embedded['status'])
+    if cell['differs']:
+        reason = explanation(capability, deployment, cell['status'])
+        if reason:
+            cell['note'] = 'differs from the embedded cloud: %s' % reason
+        else:
+            cell['as_expected'] = False
+            cell['note'] = ('differs from the embedded cloud (%s) and no '
+                            'guideline by_deployment entry says why: %s' % (
+                                embedded['status'], cell.get('note', '')))
+    return cell
+
+
+def _first_line(text):
+    lines = (text or '').strip().splitlines()
+    return lines[0] if lines else ''

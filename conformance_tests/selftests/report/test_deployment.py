@@ -1,0 +1,129 @@
+"""report/deployment.py and guidelines' by_deployment: a packaged
+deployment's verdict that differs from its series' embedded cloud is
+as expected only where a guideline says why."""
+
+import os
+
+import fixtures
+import testtools
+
+from conformance_tests.report import deployment
+from conformance_tests.report import guidelines
+from conformance_tests.report import matrix
+
+NAME = deployment.DEBIAN13
+NO_SERVICE = {NAME: {'status': 'not-applicable',
+                     'reason': 'the distribution packages no such service'}}
+
+
+def _report(statuses):
+    return {'capabilities': [
+        {'id': cap_id, 'status': status, 'as_expected': True,
+         'signature': 'sig', 'explanation': 'why %s\nmore' % cap_id}
+        for cap_id, status in statuses.items()],
+        'summary': {'as_expected': True, 'by_status': {}, 'versions': {}}}
+
+
+class ByDeploymentGuidelineTest(testtools.TestCase):
+
+    def load(self, top, cap_text=''):
+        d = self.useFixture(fixtures.TempDir()).path
+        with open(os.path.join(d, '002-x.yaml'), 'w') as f:
+            f.write('seed: 002_x.txt\nfeature: f\n' + top + 'capabilities:\n'
+                    '  - id: a.b\n    rule: r\n    tests: [t1]\n' + cap_text +
+                    '  - id: a.c\n    rule: r\n    tests: [t2]\n')
+        return {c['id']: c for c in guidelines.load_all(d)}
+
+    def test_a_file_entry_applies_to_each_capability(self):
+        caps = self.load('by_deployment:\n  %s:\n    status: not-applicable'
+                         '\n    reason: no senlin\n' % NAME)
+        for cap in caps.values():
+            self.assertEqual({NAME: {'status': 'not-applicable',
+                                     'reason': 'no senlin'}},
+                             cap['by_deployment'])
+
+    def test_a_capability_entry_wins(self):
+        caps = self.load(
+            'by_deployment:\n  %s: {status: not-applicable, reason: x}\n'
+            % NAME, '    by_deployment:\n      %s: {status: pass, reason: '
+            'y}\n' % NAME)
+        self.assertEqual('pass', caps['a.b']['by_deployment'][NAME]['status'])
+        self.assertEqual('x', caps['a.c']['by_deployment'][NAME]['reason'])
+
+    def test_an_entry_needs_a_known_status_and_a_reason(self):
+        for entry in ('{status: not-applicable}', '{reason: x}',
+                      '{status: broken, reason: x}', 'not-applicable'):
+            self.assertRaises(guidelines.GuidelineError, self.load,
+                              'by_deployment:\n  %s: %s\n' % (NAME, entry))
+
+    def test_the_real_guidelines_explain_seed_002_on_debian13(self):
+        # Debian 13 packages no senlin: every seed-002 capability says so.
+        caps = guidelines.load_all()
+        for cap in caps:
+            said = deployment.explanation(cap, NAME, 'not-applicable')
+            self.assertEqual(cap['seed'].startswith('002_'), bool(said),
+                             cap['id'])
+
+
+class JudgeTest(testtools.TestCase):
+
+    def test_not_applicable_as_admin_must_be_explained(self):
+        report = _report({'a.b': 'not-applicable', 'a.c': 'pass',
+                          'a.d': 'not-applicable'})
+        caps = [{'id': 'a.b', 'by_deployment': NO_SERVICE},
+                {'id': 'a.c', 'by_deployment': {}},
+                {'id': 'a.d', 'by_deployment': {}}]
+        [line] = deployment.unexplained_not_applicable(report, caps, NAME)
+        self.assertIn('a.d is not-applicable on %s' % NAME, line)
+        self.assertIn('why a.d', line)
+
+    def test_a_differing_cell_is_as_expected_only_when_explained(self):
+        cap = {'id': 'a.b', 'by_deployment': NO_SERVICE}
+        cell = {'status': 'not-applicable', 'as_expected': True,
+                'note': 'service not available: x'}
+        same = deployment.judge_cell(cap, NAME, dict(cell, status='pass'),
+                                     {'status': 'pass'})
+        self.assertEqual((False, True), (same['differs'],
+                                         same['as_expected']))
+        explained = deployment.judge_cell(cap, NAME, cell,
+                                          {'status': 'pass'})
+        self.assertEqual((True, True), (explained['differs'],
+                                        explained['as_expected']))
+        self.assertIn('packages no such service', explained['note'])
+        unexplained = deployment.judge_cell(
+            {'id': 'a.b', 'by_deployment': {}}, NAME, cell,
+            {'status': 'pass'})
+        self.assertEqual((True, False), (unexplained['differs'],
+                                         unexplained['as_expected']))
+        self.assertIn('no guideline by_deployment entry', unexplained['note'])
+
+
+class MatrixColumnTest(testtools.TestCase):
+
+    def test_compared_with_its_own_series_not_the_newest(self):
+        caps = [{'id': 'a.b', 'rule': 'r', 'by_deployment': NO_SERVICE},
+                {'id': 'a.c', 'rule': 'r', 'by_deployment': {}}]
+        table = matrix.build(caps, [
+            matrix.column('2025.1', _report({'a.b': 'pass',
+                                             'a.c': 'expected-fail'})),
+            matrix.column('2026.2', _report({'a.b': 'pass', 'a.c': 'pass'})),
+            matrix.deployment_column(NAME, _report(
+                {'a.b': 'not-applicable', 'a.c': 'expected-fail'}),
+                '2025.1')])
+        self.assertEqual('2026.2', table['newest'])
+        packaged = table['columns'][-1]
+        self.assertEqual('Debian 13 packaged (2025.1)', packaged['series'])
+        self.assertTrue(packaged['as_expected'])
+        # a.c: expected-fail like the embedded 2025.1, though 2026.2 passes
+        self.assertEqual([True, False],
+                         [row['cells'][-1]['differs']
+                          for row in table['rows']])
+        self.assertIn('Debian 13 packaged (2025.1)', matrix.markdown(table))
+
+    def test_an_unexplained_difference_fails_the_column(self):
+        caps = [{'id': 'a.c', 'rule': 'r', 'by_deployment': {}}]
+        table = matrix.build(caps, [
+            matrix.column('2025.1', _report({'a.c': 'pass'})),
+            matrix.deployment_column(NAME, _report({'a.c': 'partial'}),
+                                     '2025.1')])
+        self.assertFalse(table['columns'][-1]['as_expected'])
