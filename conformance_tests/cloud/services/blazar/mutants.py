@@ -27,6 +27,9 @@ RACE = 'reservation.lease.no-preemptible-after-termination'
 GRACEFUL = 'reservation.lease.graceful-termination'
 API_ERRORS = 'reservation.api.bad-reservations'
 LIFECYCLE = 'reservation.api.lease-lifecycle'
+# The same lease as python-blazarclient shows it (`openstack reservation
+# lease ...`): a cloud that keeps a deleted lease breaks both.
+CLI_LEASE = 'reservation.cli.host-lease'
 BAD_REQUESTS = 'reservation.api.bad-requests'
 
 # [preemptible] graceful_shutdown_time, the option the spec adds to
@@ -463,7 +466,7 @@ def _manager_class():
     return service.ManagerService
 
 
-@register('blazar-deleted-lease-still-shown', 'blazar', (LIFECYCLE,),
+@register('blazar-deleted-lease-still-shown', 'blazar', (LIFECYCLE, CLI_LEASE),
           'a deleted lease is gone: GET is then 404 (here blazar deletes it '
           'but keeps showing it, as a stale cache would)')
 def deleted_lease_still_shown():
