@@ -13,7 +13,7 @@ from conformance_tests.packaged import layout as packaged_layout
 #: The one packaged deployment today (cmd/packaged.py builds it).
 DEBIAN13 = packaged_layout.NAME
 #: How the matrix heads its column.
-LABELS = {DEBIAN13: 'Debian 13 packaged (2025.1)'}
+LABELS = {DEBIAN13: 'Debian 13 packaged (%s)' % packaged_layout.RELEASE}
 
 
 def explanation(capability, deployment, status):
@@ -39,7 +39,7 @@ def unexplained_not_applicable(report, capabilities, deployment):
                        'not-applicable') is None:
             lines.append('%s is not-applicable on %s and no guideline '
                          'by_deployment entry says why: %s' % (
-                             cap['id'], deployment, _first_line(
+                             cap['id'], deployment, first_line(
                                  cap.get('explanation'))))
     return lines
 
@@ -63,6 +63,7 @@ def judge_cell(capability, deployment, cell, embedded):
     return cell
 
 
-def _first_line(text):
+def first_line(text):
+    """A verdict's evidence as one line (the matrix's notes use it too)."""
     lines = (text or '').strip().splitlines()
     return lines[0] if lines else ''

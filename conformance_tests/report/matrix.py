@@ -29,11 +29,6 @@ MARK = '\u2020'  # dagger: differs from the newest series
 FILES = ('matrix.json', 'matrix.md', 'matrix.html')
 
 
-def _first_line(text):
-    return (text or '').strip().splitlines()[0] if (text or '').strip() \
-        else ''
-
-
 def cell(cap):
     """A report.json capability as a matrix cell."""
     status = cap['status']
@@ -44,7 +39,7 @@ def cell(cap):
         reason = cap.get('expected_reason')
         note = 'expected here: %s' % reason if reason else ''
     else:
-        note = _first_line(cap.get('explanation'))
+        note = deployments.first_line(cap.get('explanation'))
     return {'status': status, 'as_expected': bool(cap.get('as_expected')),
             'note': note}
 

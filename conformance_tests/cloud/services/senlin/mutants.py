@@ -779,17 +779,25 @@ def found_group_policy_read():
     _wrap_nova('server_group_find', make)
 
 
-class _NamedHypervisor(object):
+class _Forwarding(object):
+    """An object as senlin sees it: the wrapped one, with only what a
+    subclass defines changed."""
+
+    def __init__(self, wrapped):
+        self._wrapped = wrapped
+
+    def __getattr__(self, name):
+        return getattr(self._wrapped, name)
+
+
+class _NamedHypervisor(_Forwarding):
     """A hypervisor as senlin's DRS lookup reads it: openstacksdk's
     Hypervisor, with the API's hypervisor_hostname (the SDK's ``name``)
     under the API's own name."""
 
     def __init__(self, hypervisor):
-        self._hypervisor = hypervisor
+        super().__init__(hypervisor)
         self.hypervisor_hostname = hypervisor.name
-
-    def __getattr__(self, name):
-        return getattr(self._hypervisor, name)
 
 
 @reference('drs-hypervisor-hostname-read', SERVICE,
@@ -809,7 +817,7 @@ def drs_hypervisor_hostname_read():
     _wrap_nova('hypervisor_list', make)
 
 
-class _DrsPatternAsWritten(object):
+class _DrsPatternAsWritten(_Forwarding):
     """The ``re`` module as senlin's affinity_policy sees it, with its
     one DRS pattern compiled as the seed words it: ``.*drs*`` (``dr``
     then any number of ``s``) matches any hostname containing ``dr``;
@@ -818,16 +826,10 @@ class _DrsPatternAsWritten(object):
     UPSTREAM = r'.*drs*'
     CONTAINS_DRS = r'.*drs'
 
-    def __init__(self, module):
-        self._module = module
-
     def compile(self, pattern, flags=0):
         if pattern == self.UPSTREAM:
             pattern = self.CONTAINS_DRS
-        return self._module.compile(pattern, flags)
-
-    def __getattr__(self, name):
-        return getattr(self._module, name)
+        return self._wrapped.compile(pattern, flags)
 
 
 @reference('drs-hostname-contains-drs', SERVICE,
