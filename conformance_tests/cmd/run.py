@@ -440,7 +440,8 @@ def cmd_mutants(args):
     # Whose expectations judged the kills, today's series too.
     summary['release'] = release or packages.release()
     survived = summary['survived']
-    untidy = [o['name'] for o in outcome if o.get('left_behind')]
+    untidy = ['%s (%s)' % (o['name'], mutant_rules.describe_left(
+        o['left_behind'])) for o in outcome if o.get('left_behind')]
     path = os.path.join(workdir, 'mutants.json')
     with open(path, 'w') as f:
         json.dump({'mutants': outcome, 'summary': summary}, f, indent=2)

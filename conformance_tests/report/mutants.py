@@ -128,6 +128,21 @@ def summarise(outcomes, profile, matrix, duration):
             'duration_s': round(duration, 1)}
 
 
+def describe_left(left, shown=2):
+    """One line of what a mutant run's tests left behind (left_by_tests):
+    per kind the counts and the first objects, so the error alone says
+    what to look for when the run's workdir is gone (as in CI)."""
+    parts = []
+    for kind, diff in sorted(left.items()):
+        objects = ['+%s' % o for o in diff['added']] + [
+            '-%s' % o for o in diff['removed']]
+        parts.append('%s +%d -%d: %s%s' % (
+            kind, len(diff['added']), len(diff['removed']),
+            ', '.join(str(o) for o in objects[:shown]),
+            ' ...' if len(objects) > shown else ''))
+    return '; '.join(parts)
+
+
 def left_by_tests(mutant, differences):
     """The inventory differences (tools/inventory.py) a mutant run's tests
     are answerable for: all but the kinds the mutant declares its broken

@@ -99,3 +99,11 @@ class MutantLeavesTest(testtools.TestCase):
         other = mutants.get('blazar-evicts-everywhere')
         self.assertEqual(diff, rules.left_by_tests(other, diff))
         self.assertIsNone(rules.left_by_tests(other, None))
+
+    def test_what_was_left_is_named_in_one_line(self):
+        from conformance_tests.report import mutants as rules
+        left = {'servers': {'added': ['s1', 's2', 's3'], 'removed': []},
+                'aggregate hosts': {'added': [], 'removed': ['fp host p']}}
+        self.assertEqual(
+            'aggregate hosts +0 -1: -fp host p; '
+            'servers +3 -0: +s1, +s2 ...', rules.describe_left(left))
