@@ -30,8 +30,6 @@ failure is one line naming the package pip could not install; pip's
 whole output is kept in ``<cache>/venvs/<series>.log``.
 """
 
-import contextlib
-import fcntl
 import hashlib
 import json
 import os
@@ -41,6 +39,7 @@ import subprocess
 import sys
 from importlib import metadata
 
+from conformance_tests.common import build_lock
 from conformance_tests.common import paths
 
 #: The series of upper-constraints.txt (nova 34, placement 16,
@@ -203,7 +202,8 @@ def ensure_venv(series, say):
     if read_marker(venv) == want:
         return venv
     os.makedirs(os.path.dirname(venv), exist_ok=True)
-    with _lock(venv + '.lock', series, say):
+    with build_lock.exclusive(venv + '.lock', 'the %s virtualenv' % series,
+                              say):
         # Another build may have finished while this one waited.
         have = read_marker(venv)
         if have == want:
@@ -233,21 +233,6 @@ def _reinstall_own(series, venv, want, say):
         _step(out, _build_env(), series, 'pip install',
               _pip(venv) + ['--no-deps'] + want['own'])
     _write_marker(venv, want)
-
-
-@contextlib.contextmanager
-def _lock(path, series, say):
-    with open(path, 'a') as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            say('waiting for another build of the %s virtualenv (%s)' % (
-                series, path))
-            fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _build(series, venv, want, say):

@@ -7,6 +7,8 @@ changes, so it is kept in the cache (``$CONFORMANCE_CACHE``, else
 ``~/.cache/conformance``) with a marker naming what it holds; a root
 without the marker (a build that died) or with another one (the package
 list changed) is built again. Nothing depends on the cache being there.
+Two runs that find it missing at once build it once: the second waits
+(common/build_lock.py).
 
 A cloud's root is an overlay: the built root below, an empty directory
 above, so every `up` starts from the packages as installed, and `down`
@@ -27,6 +29,7 @@ import re
 import shutil
 import subprocess
 
+from conformance_tests.common import build_lock
 from conformance_tests.packaged import layout
 
 SUITE = 'trixie'
@@ -165,6 +168,15 @@ def build(say):
     if is_built():
         return root
     os.makedirs(cache_dir(), exist_ok=True)
+    with build_lock.exclusive(cache_dir() + '.lock', 'the packaged root',
+                              say):
+        # Another build may have finished while this one waited.
+        if not is_built():
+            _build(root, say)
+    return root
+
+
+def _build(root, say):
     log = os.path.join(cache_dir(), 'build.log')
     open(log, 'w').close()
     unmount_all(root)
@@ -199,7 +211,6 @@ def build(say):
         unmount_all(root)
     with open(marker, 'w') as f:
         json.dump(_marker(), f)
-    return root
 
 
 def bind(root):
