@@ -1,7 +1,7 @@
 import os
-import tempfile
 import threading
 
+import fixtures
 import testtools
 
 from conformance_tests.common import build_lock
@@ -10,7 +10,8 @@ from conformance_tests.common import build_lock
 class ExclusiveTest(testtools.TestCase):
 
     def test_a_second_builder_waits_until_the_first_is_done(self):
-        path = os.path.join(tempfile.mkdtemp(), 'root.lock')
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'root.lock')
         said, order = [], []
         second_waits = threading.Event()
 
@@ -32,7 +33,8 @@ class ExclusiveTest(testtools.TestCase):
                           '(%s)' % path], said)
 
     def test_an_uncontended_build_says_nothing(self):
-        path = os.path.join(tempfile.mkdtemp(), 'venv.lock')
+        path = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                            'venv.lock')
         said = []
         with build_lock.exclusive(path, 'the 2025.1 virtualenv', said.append):
             pass
