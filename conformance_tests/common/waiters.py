@@ -26,6 +26,8 @@ from tempest import config
 from tempest.lib.common.utils import test_utils
 from tempest.lib import exceptions as lib_exc
 
+from conformance_tests.services.reservation import leases
+
 CONF = config.CONF
 # Each wait is this much longer than the one before (until the cap):
 # after t seconds the next poll comes at most 0.5 t later, so a server
@@ -105,6 +107,26 @@ def gone(show, *args):
     except lib_exc.NotFound:
         return True
     return False
+
+
+def wait_for_lease_settled(leases_client, lease_id):
+    """Wait until the lease is gone or has left blazar's transitional
+    states (STARTING, TERMINATING ...).
+
+    Blazar refuses to delete a lease in one of them: a run that failed,
+    timed out or was killed while blazar was still starting a lease (a
+    slow eviction on a loaded cloud) waits for it before the delete, or
+    the lease, its aggregate and its host's place in the freepool stay
+    behind. Bounded by [compute] build_timeout."""
+    def settled():
+        try:
+            lease = leases_client.show_lease(lease_id)['lease']
+        except lib_exc.NotFound:
+            return True
+        return lease['status'] in leases.STABLE
+
+    wait_until('lease %s to leave its transitional state' % lease_id,
+               settled)
 
 
 def wait_for_server_settled(client, server_id):

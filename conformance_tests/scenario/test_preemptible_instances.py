@@ -227,26 +227,11 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                 self.end_lease(lease['id'])
 
     def end_lease(self, lease_id):
-        """Delete the lease and wait until it is gone.
-
-        Blazar refuses to delete a lease in a transitional state
-        (STARTING ...): a test that failed or timed out while blazar was
-        still starting its lease (a slow eviction on a loaded cloud) would
-        leave the lease and its aggregate behind. Wait (bounded) until
-        blazar is done with it first."""
-        self.wait_for('lease %s to leave its transitional state' % lease_id,
-                      lambda: self._lease_stable_or_gone(lease_id))
+        waiters.wait_for_lease_settled(self.leases, lease_id)
         test_utils.call_and_ignore_notfound_exc(
             self.leases.delete_lease, lease_id)
         self.wait_for('lease %s to be gone' % lease_id,
                       lambda: waiters.gone(self.leases.show_lease, lease_id))
-
-    def _lease_stable_or_gone(self, lease_id):
-        try:
-            lease = self.leases.show_lease(lease_id)['lease']
-        except lib_exc.NotFound:
-            return True
-        return lease['status'] in leases.STABLE
 
     def wait_lease_stable(self, lease_id):
         """Wait until the lease left its transitional states (STARTING...);

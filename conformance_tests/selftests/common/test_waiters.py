@@ -187,3 +187,43 @@ class FaultConfirmationTest(testtools.TestCase):
             e = self.assertRaises(faults.FaultError,
                                   self.endpoint(answer).cell_down, 'cell2')
             self.assertIn('cell cell2 reported', str(e))
+
+
+class FakeLeases(object):
+    """Answers show_lease from a script of statuses; None means 404."""
+
+    def __init__(self, statuses):
+        self.statuses = iter(statuses)
+        self.last = None
+        self.shows = 0
+
+    def show_lease(self, lease_id):
+        self.shows += 1
+        self.last = next(self.statuses, self.last)
+        if self.last is None:
+            raise lib_exc.NotFound()
+        return {'lease': {'id': lease_id, 'status': self.last}}
+
+
+class LeaseSettledTest(WaitersTestBase):
+
+    def test_waits_until_blazar_has_started_the_lease(self):
+        self.use_conf()
+        client = FakeLeases(['STARTING', 'STARTING', 'ERROR'])
+        waiters.wait_for_lease_settled(client, 'l1')
+        self.assertEqual(3, client.shows)
+
+    def test_a_pending_or_gone_lease_is_settled_at_once(self):
+        self.use_conf()
+        for statuses in (['PENDING'], [None]):
+            client = FakeLeases(statuses)
+            waiters.wait_for_lease_settled(client, 'l1')
+            self.assertEqual(1, client.shows)
+
+    def test_a_lease_that_never_settles_times_out_naming_it(self):
+        self.use_conf(build_timeout=0)
+        error = self.assertRaises(
+            lib_exc.TimeoutException, waiters.wait_for_lease_settled,
+            FakeLeases(['STARTING']), 'l1')
+        self.assertIn('lease l1 to leave its transitional state',
+                      str(error))

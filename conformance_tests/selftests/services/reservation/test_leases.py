@@ -100,6 +100,10 @@ class _Fake(object):
     def delete(self, item_id):
         self.deleted.append(item_id)
 
+    def show(self, item_id):
+        (item,) = [i for i in self.items if i['id'] == item_id]
+        return {self.key[:-1]: dict(item)}
+
 
 class _Ctx(object):
     def __init__(self, leases_list, hosts_list):
@@ -112,6 +116,7 @@ class _Ctx(object):
 
         class Leases(object):
             list_leases = staticmethod(lf.listing)
+            show_lease = staticmethod(lf.show)
             delete_lease = staticmethod(lf.delete)
 
         class Hosts(object):
@@ -125,8 +130,9 @@ class CleanupTest(testtools.TestCase):
 
     def test_only_the_runs_leases_and_enrolments_go(self):
         ctx = _Ctx(
-            [{'id': 'a', 'name': 'conformance-lease-123'},
-             {'id': 'b', 'name': 'operators-lease'}],
+            [{'id': 'a', 'name': 'conformance-lease-123',
+              'status': 'ACTIVE'},
+             {'id': 'b', 'name': 'operators-lease', 'status': 'ACTIVE'}],
             [{'id': '1', 'hypervisor_hostname': 'pool1',
               'conformance_enrolled': 'true'},
              {'id': '2', 'hypervisor_hostname': 'pool2'},

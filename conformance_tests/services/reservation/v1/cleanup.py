@@ -8,6 +8,7 @@ prefix>_enrolled``); hosts an operator enrolled are never touched.
 """
 
 from conformance_tests.cleanup import kinds
+from conformance_tests.common import waiters
 
 ENROLLED_SUFFIX = '_enrolled'
 
@@ -28,6 +29,9 @@ class Leases(kinds.Kind):
             if ctx.names.made(lease['name'])]
 
     def remove_one(self, ctx, item):
+        # A run killed while blazar started a lease leaves it STARTING,
+        # which blazar will not delete until the start is over.
+        waiters.wait_for_lease_settled(ctx.leases_client, item.id)
         ctx.leases_client.delete_lease(item.id)
 
 
