@@ -315,6 +315,9 @@ class EmbeddedCloud(object):
         if not pids:
             pids = (_read_state(self.workdir) or {}).get('pids', {})
         stopped = stop_processes(pids)
+        # What a SIGKILLed service left in its temporary directory.
+        shutil.rmtree(os.path.join(self.service_dir, runtime.TMP_DIR),
+                      ignore_errors=True)
         state = os.path.join(self.workdir, STATE_FILE)
         if os.path.exists(state):
             os.remove(state)

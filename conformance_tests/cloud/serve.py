@@ -16,6 +16,7 @@ import importlib
 import json
 import logging
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -88,6 +89,7 @@ def run(spec_file):
         filename=spec['log_file'], level=logging.INFO,
         format=runtime.LOG_FORMAT)
     logging.getLogger(__name__).info('starting %s', spec['process'])
+    tmp = runtime.private_tmp(spec['workdir'], spec['process'])
     try:
         serve_process(runtime.ProcessContext(spec), services.all())
     except Exception:
@@ -98,7 +100,8 @@ def run(spec_file):
     _wait_for_sigterm()
     # Nova's RPC and executor threads are not daemons and would keep the
     # process alive; every service's state is in SQLite committed per
-    # request or in memory, so leave now.
+    # request or in memory, so leave now (leaving nothing in TMPDIR).
+    shutil.rmtree(tmp, ignore_errors=True)
     os._exit(0)
 
 

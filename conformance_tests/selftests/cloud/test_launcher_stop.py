@@ -1,13 +1,16 @@
 """launcher.stop_processes on real processes that look like services."""
 
+import os
 import socket
 import subprocess
 import sys
 import time
 
+import fixtures
 import testtools
 
 from conformance_tests.cloud import launcher
+from conformance_tests.cloud import runtime
 from conformance_tests.cloud import zygote
 
 # argv carries the marker launcher._is_our_service looks for.
@@ -90,3 +93,20 @@ class AliveTest(testtools.TestCase):
                         'its port is still taken, so it has not exited')
         proc.wait(timeout=10)
         self.assertFalse(zygote.alive(proc.pid))
+
+
+class DownTest(testtools.TestCase):
+
+    def test_down_removes_what_services_left_in_their_tmp(self):
+        # A SIGKILLed service process removes nothing itself.
+        workdir = self.useFixture(fixtures.TempDir()).path
+        cloud = launcher.EmbeddedCloud(workdir, say=lambda *a: None)
+        left = os.path.join(cloud.service_dir, runtime.TMP_DIR, 'nova',
+                            'tmpabc')
+        os.makedirs(left)
+        kept = os.path.join(cloud.service_dir, 'nova.log')
+        open(kept, 'w').close()
+        cloud.down()
+        self.assertFalse(os.path.exists(os.path.dirname(os.path.dirname(
+            left))))
+        self.assertTrue(os.path.exists(kept), 'the logs stay')
