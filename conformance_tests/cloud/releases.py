@@ -47,7 +47,7 @@ from conformance_tests.common import paths
 #: virtualenv.
 CURRENT = '2026.2'
 #: Older series with constraints/<series>.txt and .services.txt.
-OLDER = ('2024.1', '2025.1', '2026.1')
+OLDER = ('2024.1', '2024.2', '2025.1', '2025.2', '2026.1')
 #: Every series `--release` takes, oldest first.
 SERIES = OLDER + (CURRENT,)
 

@@ -14,7 +14,7 @@ never waits for a connection), and no ping before each use: a file does
 not drop a connection as a server can.
 
 An in-memory database (senlin's; nova's API and cell databases before
-nova 32) lives as long as its one connection, which oslo.db keeps in a
+nova 34) lives as long as its one connection, which oslo.db keeps in a
 StaticPool. oslo.db also asks every pool to recycle its connections
 after an hour (``[database] connection_recycle_time``, 3600 s), which
 there swaps the database for an empty one: seen in the bench's soak,

@@ -82,9 +82,9 @@ def judge(series, release):
             series['nearest'] != judged:
         warnings.append(
             "nova's maximum microversion %s is %s, but %s's expectations "
-            "judge this run: pass --release %s" % (
+            "judge this run: pass %s" % (
                 maximum, 'that of ' + _names(series) if series['looks_like']
-                else 'of no nova release', judged, series['nearest']))
+                else 'of no nova release', judged, _suggest(series)))
     series['warnings'] = warnings
     return warnings
 
@@ -108,6 +108,17 @@ def describe(series):
     if series.get('judged_by'):
         text += "; judged by %s's expectations" % series['judged_by']
     return text
+
+
+def _suggest(series):
+    """The --release to pass: every matrix series the cloud looks like
+    (nova 31 and 32 share 2.100: only the cloud's operator knows which
+    it runs), else the newest matrix series below it."""
+    mine = [s for s in series['looks_like'] if s in releases.SERIES]
+    if len(mine) > 1:
+        return '--release %s (the series it runs)' % ' or --release '.join(
+            mine)
+    return '--release %s' % (mine or [series['nearest']])[0]
 
 
 def _names(series):

@@ -17,7 +17,7 @@ class SeriesTest(testtools.TestCase):
         found = series.of_maximum('2.100')
         self.assertEqual(['2025.1', '2025.2'], found['looks_like'])
         self.assertEqual([31, 32], found['nova_majors'])
-        self.assertEqual('2025.1', found['nearest'])
+        self.assertEqual('2025.2', found['nearest'])
         self.assertFalse(found['older_than_matrix'])
 
     def test_judged_by_its_own_series_no_warning(self):
@@ -34,7 +34,8 @@ class SeriesTest(testtools.TestCase):
         self.assertEqual(1, len(warnings))
         self.assertIn('that of 2025.1 or 2025.2', warnings[0])
         self.assertIn("%s's expectations" % releases.CURRENT, warnings[0])
-        self.assertIn('pass --release 2025.1', warnings[0])
+        self.assertIn('pass --release 2025.1 or --release 2025.2 (the '
+                      'series it runs)', warnings[0])
 
     def test_a_zed_cloud_is_older_than_the_matrix(self):
         # Issue 46 section 4: a Debian 12 cloud, nova 26, 2.93.
@@ -51,10 +52,10 @@ class SeriesTest(testtools.TestCase):
     def test_a_maximum_no_release_has(self):
         found = series.of_maximum('2.98')
         self.assertEqual([], found['looks_like'])
-        self.assertEqual('2024.1', found['nearest'])
+        self.assertEqual('2024.2', found['nearest'])
         warnings = series.judge(found, None)
         self.assertIn('of no nova release', warnings[0])
-        self.assertIn('pass --release 2024.1', warnings[0])
+        self.assertIn('pass --release 2024.2', warnings[0])
         self.assertIn('no nova release has it', series.describe(found))
 
     def test_newer_than_known_is_judged_by_today_without_warning(self):

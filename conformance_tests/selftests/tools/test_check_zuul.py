@@ -390,4 +390,5 @@ class ReleaseBranchTest(TreeFixture):
             'master: set override-checkout to stable/2025.1 or '
             'unmaintained/2025.1',
             "job unknown: conformance_release '2019.1' is not an older "
-            'series the suite knows (2024.1, 2025.1, 2026.1)'], found)
+            'series the suite knows (2024.1, 2024.2, 2025.1, 2025.2, '
+            '2026.1)'], found)

@@ -163,11 +163,16 @@ class Nova(base.Service):
     # -- service-process side ----------------------------------------------
     def prepare_process(self):
         if eventlet_mode():
-            # nova <= 31 was only ever run under eventlet (its services
-            # spawn green threads) and has no threading mode: importing
-            # nova.monkey_patch patches everything with eventlet.
+            # nova <= 33 runs its conductor and computes under eventlet
+            # (see THREADING_MAJOR). Up to nova 31, importing
+            # nova.monkey_patch patches everything with eventlet; from
+            # nova 32 the module only defines patch(), which patches
+            # with eventlet when OS_NOVA_DISABLE_EVENTLET_PATCHING is
+            # unset (nova's test module calls it again later: a no-op).
             os.environ.pop('OS_NOVA_DISABLE_EVENTLET_PATCHING', None)
-            import nova.monkey_patch  # noqa: F401
+            import nova.monkey_patch
+            if hasattr(nova.monkey_patch, 'patch'):
+                nova.monkey_patch.patch()
             # serve.py imported socketserver before the patch, and it
             # picked its selector class then: a real select() that
             # would block every green thread while the server waits
@@ -189,10 +194,18 @@ class Nova(base.Service):
         return {base.API: api, CONTROL: control}
 
 
-#: The first nova major version with a threading mode
-#: (``nova.monkey_patch.patch()``, OS_NOVA_DISABLE_EVENTLET_PATCHING):
-#: 2025.2's nova 32. Older novas run in eventlet mode.
-THREADING_MAJOR = 32
+#: The first nova major version run in threading mode
+#: (OS_NOVA_DISABLE_EVENTLET_PATCHING, ``nova.monkey_patch.patch()``):
+#: 2026.2's nova 34. Nova 32 (2025.2) has the mode for its API and
+#: scheduler only, and neither 32 nor 33 runs one process's services on
+#: threads: their test harness keeps each database in one in-memory
+#: SQLite connection for every thread (threads then interleave
+#: transactions on it; nova 32 segfaulted in libsqlite3), and nova 32's
+#: resource tracker deep-copies a provider tree holding a thread lock
+#: (every compute was left without inventory). Nova 34 keeps each
+#: database in a file in WAL mode and copies the tree without its lock.
+#: Older novas run in eventlet mode.
+THREADING_MAJOR = 34
 
 
 def eventlet_mode(version=None):

@@ -1,5 +1,5 @@
 """nova's per-release choices, by installed version: eventlet mode
-before nova 32, options newer than the oldest nova dropped."""
+before nova 34, options newer than the oldest nova dropped."""
 
 import testtools
 
@@ -12,7 +12,8 @@ class EventletModeTest(testtools.TestCase):
     def test_by_major_version(self):
         self.assertTrue(nova.eventlet_mode((29, 4, 0)))
         self.assertTrue(nova.eventlet_mode((31, 0, 0)))
-        self.assertFalse(nova.eventlet_mode((32, 0, 0)))
+        self.assertTrue(nova.eventlet_mode((32, 2, 1)))
+        self.assertTrue(nova.eventlet_mode((33, 0, 2)))
         self.assertFalse(nova.eventlet_mode((34, 0, 0)))
 
     def test_installed_nova_of_this_virtualenv(self):
