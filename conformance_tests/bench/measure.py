@@ -1,4 +1,5 @@
-"""`conformance bench`: measure, then write bench.json, bench.md, bench.png.
+"""What `conformance bench` (cmd/bench.py) measures, then writes:
+bench.json, bench.md, bench.png.
 
 Steps, one cloud at a time on --port-base: the cloud with today's
 layout (cold start, boot latency, the scale point H=3), the clouds of
@@ -38,40 +39,6 @@ BOOT_KEYS = ('active_waiter', 'active_tight', 'error_waiter', 'error_tight')
 
 class BenchError(Exception):
     """Bad options; one line saying what to fix."""
-
-
-def add_parser(sub, common):
-    bench = sub.add_parser('bench', help=(
-        'measure the cloud and the suite (cold start, boot latency, runs, '
-        'gabbi cost, mutants, scale); write bench.json, bench.md, '
-        'bench.png'))
-    common(bench)
-    bench.add_argument('--port-base', type=int, default=19100,
-                       help='first loopback port of the bench\'s clouds '
-                            '(default: %(default)s)')
-    bench.add_argument('--boots', type=int, default=10, metavar='N',
-                       help='rounds of boot measurements; each round boots '
-                            '4 servers (default: %(default)s)')
-    bench.add_argument('--lease-rounds', type=int, default=2, metavar='N',
-                       help='rounds of lease-start measurements per profile; '
-                            'each round leases a freepool host over 0, 1 '
-                            'and 3 preemptibles (default: %(default)s)')
-    bench.add_argument('--soak-runs', type=int, default=10, metavar='N',
-                       help='runs of the whole suite on one cloud at each '
-                            'soak concurrency (%s) (default: %%(default)s)'
-                            % ' then '.join(str(c) for c in
-                                            soak.CONCURRENCIES))
-    bench.add_argument('--mutants-json', metavar='PATH', help=(
-        'read mutant times from this mutants.json (of a run just made) '
-        'instead of running `conformance mutants` (the default)'))
-    bench.add_argument('--scale-hosts', default=','.join(
-        str(h) for h in scale.HOSTS), metavar='H,H,...', help=(
-        'zone hosts of the scale step\'s clouds; 3 is measured on the '
-        'cloud step\'s cloud (default: %(default)s)'))
-    bench.add_argument('--steps', default=','.join(STEPS), help=(
-        'comma-separated subset of %s (default: all; figures of steps '
-        'left out are "not measured")' % ', '.join(STEPS)))
-    bench.set_defaults(func=cmd_bench)
 
 
 def parse_hosts(text):
@@ -397,21 +364,3 @@ class Bench(object):
         if why_not:
             self.figures['notes'].append(why_not)
         return report.write(self.workdir, self.figures)
-
-
-def cmd_bench(args):
-    try:
-        bench = Bench(args)
-    except BenchError as e:
-        ui.fail(str(e))
-        return 2
-    json_path, md_path = bench.run()
-    for t in bench.figures['targets']:
-        ui.say('  %-50s %s' % (t['target'], 'not measured'
-                               if t['measured'] is None else '%s %s (%s %s %s)'
-                               % (t['measured'], t['unit'], 'met:' if t['met']
-                                  else 'NOT met:', '<=', t['limit'])))
-    ui.say('bench: %s and %s (%.0f s); %d step(s) failed' % (
-        json_path, md_path, bench.figures['duration_s'],
-        len(bench.figures['errors'])))
-    return 1 if bench.figures['errors'] else 0

@@ -17,7 +17,7 @@ import re
 
 from conformance_tests.bench import subunit_times
 from conformance_tests.cloud import launcher
-from conformance_tests.cmd import tempest_runner
+from conformance_tests.runner import tempest_runner
 
 K = 3
 HOSTS = (3, 8, 16, 64)

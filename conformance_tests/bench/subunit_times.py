@@ -1,7 +1,7 @@
 """When each test of a subunit v2 stream ran (the report reads verdicts;
 the bench needs start and stop times)."""
 
-from conformance_tests.cmd import worker_plan
+from conformance_tests.runner import worker_plan
 from conformance_tests.report import results as results_mod
 
 

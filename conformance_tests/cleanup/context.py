@@ -81,7 +81,7 @@ def from_conf(conf):
         dynamic_prefixes=[conf.resource_name_prefix], kept=kept_names(conf))
     ctx = Context(run_names, kept_zones=_kept_zones(conf))
     # No cleanup step removes images (the suite makes none); the inventory
-    # (tools/inventory.py) still lists them.
+    # (inventory/listing.py) still lists them.
     if conf.service_available.glance:
         ctx.images_client = manager.image_client_v2
     for step in plan.order():

@@ -1,5 +1,5 @@
 """Whether each mutant's and spec reference's patch target exists in the
-upstream code this virtualenv installed (an older series: cmd/run.py).
+upstream code this virtualenv installed (an older series: cmd/mutants.py).
 
     python -m conformance_tests.cloud.mutant_probe SERVICE
 

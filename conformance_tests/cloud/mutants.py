@@ -13,7 +13,7 @@ import collections
 # own (default). 'spec-reference' for a rule upstream already breaks (its
 # capability is expected-fail there): only the spec reference keeps that
 # rule, so the mutant breaks it on top of the references.
-# leaves: the inventory kinds (tools/inventory.py) the broken rule itself
+# leaves: the inventory kinds (inventory/listing.py) the broken rule itself
 # changes for good, when the rule is about what a cloud gives back (a host
 # a lease ends is the freepool's again): `conformance mutants --inventory`
 # does not count those against the tests.

@@ -20,7 +20,7 @@ import sys
 import time
 
 from conformance_tests.cloud import launcher
-from conformance_tests.cmd import tempest_runner
+from conformance_tests.runner import tempest_runner
 from conformance_tests.common import ui
 from conformance_tests.report import results as results_mod
 

@@ -17,15 +17,16 @@ Errors are handled here, not in main.py, so the commands answer the same
 when called directly (the self-tests do).
 """
 
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.report import bundle
 
 
-def add_parser(sub, common):
+def add_parser(sub):
     make = sub.add_parser('bundle', help=(
         'pack a finished run into one archive to hand over (report, '
         'stream, redacted tempest.conf, guidelines, manifest)'))
-    common(make)
+    options.workdir(make)
     make.add_argument('--output', metavar='FILE', help=(
         'where to write it (default: <workdir>/bundle.tar.gz)'))
     make.set_defaults(func=cmd_bundle)

@@ -8,17 +8,19 @@ touches, and nothing else (conformance_tests/cleanup/).
 
 import os
 
+from conformance_tests.cmd import options
+from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
 
 
-class CleanupError(Exception):
-    pass
+class CleanupError(CommandError):
+    """`conformance cleanup` cannot start: one line."""
 
 
-def add_parser(sub, common):
+def add_parser(sub):
     parser = sub.add_parser('cleanup', help=(
         'remove resources left by an interrupted run'))
-    common(parser)
+    options.workdir(parser)
     parser.add_argument('--tempest-conf', help=(
         'the cloud to clean (default: the embedded cloud running from '
         '--workdir)'))

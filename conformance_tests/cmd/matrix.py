@@ -15,24 +15,25 @@ import sys
 import time
 
 from conformance_tests.cloud import releases
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
-from conformance_tests.cmd.packaged import PackagedCommandError
+from conformance_tests.cmd.errors import CommandError
 from conformance_tests.packaged import layout as packaged_layout
 from conformance_tests.report import deployment
 from conformance_tests.report import guidelines
 from conformance_tests.report import matrix as matrix_report
 
-#: `tox -e matrix`'s series: the oldest SLURP the constraints support, the
-#: next SLURP and today's.
-DEFAULT_SERIES = ('2024.1', '2025.1', releases.CURRENT)
+#: `tox -e matrix`'s series: every series from 2024.1 (the oldest whose
+#: constraints still build) to today's.
+DEFAULT_SERIES = releases.SERIES
 MATRIX_DIR = 'matrix'
 
 
-def add_parser(sub, common):
+def add_parser(sub):
     parser = sub.add_parser('matrix', help=(
         'run the suite on each OpenStack series and write the capability '
         'x release table'))
-    common(parser)
+    options.workdir(parser)
     # dest series: `--release` of run and cloud up (one series) makes
     # main.py re-run the command in that series' virtualenv; not this one.
     parser.add_argument('--release', action='append', metavar='SERIES',
@@ -58,14 +59,14 @@ def add_parser(sub, common):
 
 def packaged_report(workdir, series_list):
     """The admin report.json of a finished packaged run in ``workdir``
-    (a dict); a one-line PackagedCommandError saying what to fix otherwise."""
+    (a dict); a one-line CommandError saying what to fix otherwise."""
     if packaged_layout.RELEASE not in series_list:
-        raise PackagedCommandError(
+        raise CommandError(
             '--packaged compares with the embedded %s cloud: add '
             '--release %s' % ((packaged_layout.RELEASE,) * 2))
     path = os.path.join(workdir, 'packaged', 'admin', 'report.json')
     if not os.path.exists(path):
-        raise PackagedCommandError(
+        raise CommandError(
             '--packaged %s: no %s; run `conformance packaged run '
             '--workdir %s` first' % (workdir, path, workdir))
     with open(path) as f:

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import time
 
+from conformance_tests.cmd import options
+from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
 from conformance_tests.packaged import chroot
 from conformance_tests.packaged import layout
@@ -26,11 +28,11 @@ from conformance_tests.tools import host_probe
 RUNS = ('admin', 'member')
 
 
-class PackagedCommandError(Exception):
+class PackagedCommandError(CommandError):
     """One line for cmd/main.py to print (exit 2)."""
 
 
-def add_parser(sub, common):
+def add_parser(sub):
     parser = sub.add_parser('packaged', help=(
         'Debian 13\'s packaged OpenStack 2025.1 in a chroot, and the '
         'suite against it as a vendor runs it (needs root)'))
@@ -42,7 +44,7 @@ def add_parser(sub, common):
             ('run', 'up, the suite as admin and as members (with the '
                     'inventory), then down')):
         action = actions.add_parser(name, help=text)
-        common(action)
+        options.workdir(action)
         action.add_argument('--port-base', type=int,
                             default=layout.DEFAULT_PORT_BASE,
                             help='first of the loopback ports the cloud '

@@ -1,6 +1,6 @@
 """What a cloud holds, of every kind of object the suite touches.
 
-    python -m conformance_tests.tools.inventory TEMPEST_CONF OUT.json
+    python -m conformance_tests.inventory.listing TEMPEST_CONF OUT.json
 
 A run must leave the cloud as it found it, also when its tests fail:
 `conformance run --inventory` takes this inventory before and after the
@@ -147,7 +147,7 @@ def size(found):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 2:
-        print('usage: python -m conformance_tests.tools.inventory '
+        print('usage: python -m conformance_tests.inventory.listing '
               'TEMPEST_CONF OUT.json', file=sys.stderr)
         return 2
     from conformance_tests.cleanup import context

@@ -211,7 +211,7 @@ def verdicts(capabilities, results, profile='default', scope=None,
 def summarise(caps, results, target, allow_skips, duration=None,
               required=(), inventory=None, release=None):
     """The run's summary. ``inventory``: the differences between the
-    cloud's inventory before and after the run (tools/inventory.py), or
+    cloud's inventory before and after the run (inventory/listing.py), or
     None when none was taken; any difference makes the run not as
     expected: a run leaves the cloud as it found it. ``release``: the
     series whose expectations judged the verdicts (None: today's); every

@@ -18,7 +18,7 @@ capabilities whose tests must catch it (its targets). The rules:
   report judges `fail`, not `expected-fail`. One that survives shows a
   signature loose enough to pass a different bug off as upstream's.
 
-`conformance mutants` (cmd/run.py) runs the mutants and prints these
+`conformance mutants` (cmd/mutants.py) runs the mutants and prints these
 outcomes; tools/check_mutants.py refuses, before any cloud starts, a
 mutant that nothing could kill.
 """
@@ -107,7 +107,7 @@ def mutant_outcome(mutant, capabilities, results, judged, duration=0.0,
 
 
 def skipped_outcome(mutant, reason):
-    """The outcome of a mutant an older series cannot run (cmd/run.py
+    """The outcome of a mutant an older series cannot run (cmd/mutants.py
     says why): neither killed nor a survivor."""
     return {'name': mutant.name, 'service': mutant.service,
             'rule': mutant.rule, 'targets': list(mutant.targets),
@@ -144,7 +144,7 @@ def describe_left(left, shown=2):
 
 
 def left_by_tests(mutant, differences):
-    """The inventory differences (tools/inventory.py) a mutant run's tests
+    """The inventory differences (inventory/listing.py) a mutant run's tests
     are answerable for: all but the kinds the mutant declares its broken
     rule leaves (cloud/mutants.py's ``leaves``); None when no inventory
     was taken."""

@@ -17,7 +17,7 @@ import threading
 import subunit
 import testtools
 
-from conformance_tests.cmd import worker_plan
+from conformance_tests.runner import worker_plan
 from conformance_tests.report import results as results_mod
 
 TEST_REGEX = r'^conformance_tests\.'

@@ -286,7 +286,7 @@ def leave_placement_topology(ctx, conf):
 # -- the run ----------------------------------------------------------------
 
 def start_run(workspace, workdir):
-    from conformance_tests.cmd import tempest_runner
+    from conformance_tests.runner import tempest_runner
     tempest_runner.point_discovery_here(workspace)
     log = open(os.path.join(workdir, 'cleanup-proof-tempest.log'), 'wb')
     tempest = tempest_runner.tempest_executable()

@@ -1,4 +1,4 @@
-"""Write cmd/reference_seconds.json from a clean run's subunit stream:
+"""Write runner/reference_seconds.json from a clean run's subunit stream:
 each test's seconds by idempotent id, which worker_plan deals Tempest's
 workers by in a workspace that has recorded none yet.
 
@@ -16,7 +16,7 @@ import os
 import sys
 
 from conformance_tests.bench import subunit_times
-from conformance_tests.cmd import worker_plan
+from conformance_tests.runner import worker_plan
 
 
 def seconds_by_id(times):

@@ -8,7 +8,7 @@ import fixtures
 import testtools
 
 from conformance_tests.bench import cold_start
-from conformance_tests.bench import command
+from conformance_tests.bench import measure as command
 from conformance_tests.bench import gabbi_cost
 from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import report

@@ -90,7 +90,7 @@ class MainTest(testtools.TestCase):
                 stopped.append(True)
 
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.run.cmd_select', command))
+            'conformance_tests.cmd.select.cmd_select', command))
         before = signal.getsignal(signal.SIGTERM)
         started = time.monotonic()
         code, out, err = self.run_main(['select', '--seed', '003'])

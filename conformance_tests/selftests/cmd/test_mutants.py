@@ -7,7 +7,7 @@ import time
 import fixtures
 import testtools
 
-from conformance_tests.cmd import run
+from conformance_tests.cmd import mutants
 
 
 class _Mutant(object):
@@ -49,17 +49,18 @@ class ParallelMutantsTest(testtools.TestCase):
 
     def _run(self, parallel, count):
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.run._run_mutant', self._fake_run_mutant))
+            'conformance_tests.cmd.mutants._run_mutant',
+            self._fake_run_mutant))
         args = argparse.Namespace(parallel=parallel, port_base=19100)
         chosen = [_Mutant('m%d' % k) for k in range(count)]
-        return run._run_mutants(args, None, chosen, '/w')
+        return mutants._run_mutants(args, None, chosen, '/w')
 
     def test_two_slots_never_share_ports_and_order_is_kept(self):
         outcome = self._run(2, 6)
         self.assertEqual(['m%d' % k for k in range(6)],
                          [m['name'] for m in outcome])
         self.assertEqual([], self.clashes)
-        self.assertEqual({19100, 19100 + run.SLOT_PORTS},
+        self.assertEqual({19100, 19100 + mutants.SLOT_PORTS},
                          {port for _, port in self.seen})
         self.assertEqual({'/w/mutant-cloud', '/w/mutant-cloud-1'},
                          {d for d, _ in self.seen})
@@ -77,21 +78,21 @@ class ParallelMutantsTest(testtools.TestCase):
         def boom(args, scope, mutant, mutant_dir, port_base, listing=None,
                  forkers=None, release=None):
             self.seen.append(mutant.name)
-            raise run.CommandError('mutant %s: broke' % mutant.name)
+            raise mutants.CommandError('mutant %s: broke' % mutant.name)
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.run._run_mutant', boom))
+            'conformance_tests.cmd.mutants._run_mutant', boom))
         args = argparse.Namespace(parallel=2, port_base=19100)
         chosen = [_Mutant('m%d' % k) for k in range(6)]
-        self.assertRaises(run.CommandError, run._run_mutants, args, None,
-                          chosen, '/w')
+        self.assertRaises(mutants.CommandError, mutants._run_mutants, args,
+                          None, chosen, '/w')
         self.assertLessEqual(len(self.seen), 2)
         self.assertTrue(self.forkers.closed)
 
     def test_default_is_one_cloud_per_core(self):
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
-        self.assertEqual(2, run.default_parallel())
+        self.assertEqual(2, mutants.default_parallel())
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: None))
-        self.assertEqual(1, run.default_parallel())
+        self.assertEqual(1, mutants.default_parallel())
 
 
 class _Forkers(object):

@@ -85,7 +85,7 @@ class ReleaseOptionTest(testtools.TestCase):
         seen = []
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cmd.run.cmd_run',
-            lambda args: seen.append(run_cmd._judged_release(args)) or 0))
+            lambda args: seen.append(run_cmd.judged_release(args)) or 0))
         for series, judged in (('2024.1', '2024.1'),
                                (releases.CURRENT, None)):
             code, out, err = self.run_main([

@@ -1,9 +1,9 @@
-"""tools/inventory.py: what a run must leave as it found it."""
+"""inventory/listing.py: what a run must leave as it found it."""
 
 import testtools
 
 from conformance_tests.report import build
-from conformance_tests.tools import inventory
+from conformance_tests.inventory import listing as inventory
 
 
 class DifferencesTest(testtools.TestCase):

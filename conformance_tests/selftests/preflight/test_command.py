@@ -12,7 +12,8 @@ import testtools
 from conformance_tests.cloud import releases
 from conformance_tests.cmd import main
 from conformance_tests.cmd import preflight as cmd
-from conformance_tests.cmd import run
+from conformance_tests.cmd import options
+from conformance_tests.cmd.errors import CommandError
 from conformance_tests.selftests import preflight as fake
 
 
@@ -48,7 +49,7 @@ class CommandTest(testtools.TestCase):
         args = main.build_parser().parse_args(
             ['preflight', '--tempest-conf', 'x.conf'])
         self.assertEqual('x.conf', args.tempest_conf)
-        self.assertEqual(run.DEFAULT_WORKDIR, args.workdir)
+        self.assertEqual(options.DEFAULT_WORKDIR, args.workdir)
         self.assertIs(cmd.cmd_preflight, args.func)
 
     def test_good_cloud(self):
@@ -111,7 +112,7 @@ class CommandTest(testtools.TestCase):
         self.assertNoSecret('\n'.join(said))
         conf = self.cloud.write_conf(self.folder, {'compute': {
             'max_microversion': '2.95'}})
-        e = self.assertRaises(run.CommandError, cmd.run_preflight,
+        e = self.assertRaises(CommandError, cmd.run_preflight,
                               conf, self.workdir, say=said.append)
         self.assertEqual('[compute] max_microversion 2.95: the cloud offers '
                          '2.1-2.79', str(e))
@@ -120,7 +121,7 @@ class CommandTest(testtools.TestCase):
         blocker = os.path.join(self.folder, 'file')
         open(blocker, 'w').close()
         conf = self.cloud.write_conf(self.folder)
-        e = self.assertRaises(run.CommandError, cmd.run_preflight,
+        e = self.assertRaises(CommandError, cmd.run_preflight,
                               conf, os.path.join(blocker, 'work'),
                               say=lambda line: None)
         self.assertIn('cannot write preflight.json', str(e))
@@ -130,7 +131,7 @@ class CommandTest(testtools.TestCase):
         open(blocker, 'w').close()
         conf = self.cloud.write_conf(self.folder, {'auth': {
             'admin_password': 'Wr0ng-S3cret-pw'}})
-        e = self.assertRaises(run.CommandError, cmd.run_preflight,
+        e = self.assertRaises(CommandError, cmd.run_preflight,
                               conf, os.path.join(blocker, 'work'),
                               say=lambda line: None)
         self.assertIn('identity refused the credentials of admin', str(e))

@@ -13,7 +13,7 @@ import stat
 import fixtures
 import testtools
 
-from conformance_tests.cmd import run as run_cmd
+from conformance_tests.vendor import workspace as vendor_workspace
 from conformance_tests.common import skips
 from conformance_tests.report import applicability
 from conformance_tests.report import build
@@ -192,7 +192,7 @@ class VendorCopyTest(testtools.TestCase):
             'conformance_tests.cloud.client_files.ensure_workspace',
             lambda workdir, workspace: os.makedirs(
                 os.path.join(workspace, 'etc'))))
-        workspace = run_cmd._vendor_workspace(workdir, conf)
+        workspace = vendor_workspace.make(workdir, conf)
         copy = os.path.join(workspace, 'etc', 'tempest.conf')
         self.assertEqual(0o600, stat.S_IMODE(os.stat(copy).st_mode))
         with open(copy) as f:

@@ -422,7 +422,7 @@ class BundleTest(testtools.TestCase):
     def test_cli_round_trip(self):
         parser = argparse.ArgumentParser()
         sub = parser.add_subparsers(dest='command')
-        bundle_cmd.add_parser(sub, lambda p: p.add_argument('--workdir'))
+        bundle_cmd.add_parser(sub)
         output = os.path.join(self.root, 'out.tar.gz')
         args = parser.parse_args(['bundle', '--workdir', self.workdir,
                                   '--output', output])

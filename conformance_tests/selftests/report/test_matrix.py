@@ -168,12 +168,12 @@ class BrowserCheckTest(testtools.TestCase):
 class PackagedOptionTest(testtools.TestCase):
 
     def test_needs_the_embedded_series_and_a_finished_run(self):
-        from conformance_tests.cmd import packaged
+        from conformance_tests.cmd.errors import CommandError
         d = self.useFixture(fixtures.TempDir()).path
-        e = self.assertRaises(packaged.PackagedCommandError,
+        e = self.assertRaises(CommandError,
                               matrix_cmd.packaged_report, d, ['2026.2'])
         self.assertIn('add --release 2025.1', str(e))
-        e = self.assertRaises(packaged.PackagedCommandError,
+        e = self.assertRaises(CommandError,
                               matrix_cmd.packaged_report, d, ['2025.1'])
         self.assertIn('run `conformance packaged run --workdir', str(e))
         os.makedirs(os.path.join(d, 'packaged', 'admin'))

@@ -1,5 +1,5 @@
 """A mutant is killed only by a failed assertion of a test of a target
-(report/mutants.py), and `conformance mutants` says so (cmd/run.py).
+(report/mutants.py), and `conformance mutants` says so (cmd/mutants.py).
 
 And every capability is the target of some mutant, or says why not
 (tools/check_mutants.py).
@@ -14,7 +14,7 @@ import fixtures
 import testtools
 
 from conformance_tests.cloud import mutants
-from conformance_tests.cmd import run
+from conformance_tests.cmd import mutants as mutants_cmd
 from conformance_tests.report import guidelines
 from conformance_tests.report import mutants as mutant_rules
 from conformance_tests.tools import check_mutants
@@ -167,14 +167,15 @@ class MutantLineTest(testtools.TestCase):
                                                 41.6), **kwargs)
 
     def test_killed(self):
-        self.assertEqual('killed by a [42 s]', run._mutant_line(
+        self.assertEqual('killed by a [42 s]', mutants_cmd._mutant_line(
             self.outcome(killed=True, killed_by=['a'])))
 
     def test_survivor_names_its_targets_and_errors(self):
         self.assertEqual(
             'SURVIVED: no test of a failed an assertion (1 test error(s), '
             'not kills: p.C.test: Timeout) [42 s]',
-            run._mutant_line(self.outcome(errors=['p.C.test: Timeout'])))
+            mutants_cmd._mutant_line(
+                self.outcome(errors=['p.C.test: Timeout'])))
 
 
 class CoverageCheckTest(testtools.TestCase):
@@ -253,7 +254,7 @@ class MutantsCommandTest(testtools.TestCase):
             'conformance_tests.cloud.launcher.start_zygotes',
             lambda log_dir: contextlib.nullcontext()))
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.tempest_runner.run', fake_run))
+            'conformance_tests.runner.tempest_runner.run', fake_run))
         workdir = self.useFixture(fixtures.TempDir()).path
         out = io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -405,15 +406,15 @@ class WrongReasonOutcomeTest(testtools.TestCase):
     def test_lines_say_what_was_judged(self):
         killed = self.outcome({'t-x': _res('fail', 'assertion', 'other')})
         self.assertIn('(judged fail, not expected-fail)',
-                      run._mutant_line(dict(killed, duration_s=1)))
+                      mutants_cmd._mutant_line(dict(killed, duration_s=1)))
         survived = self.outcome({'t-x': _res(
             'fail', 'assertion', 'lease L is ERROR because')})
         self.assertIn('outside its expected-fail signature',
-                      run._mutant_line(dict(survived, duration_s=1)))
+                      mutants_cmd._mutant_line(dict(survived, duration_s=1)))
 
 
 class SkippedOnReleaseTest(testtools.TestCase):
-    """cmd/run.py on an older series: a mutant whose patch target, or
+    """cmd/mutants.py on an older series: a mutant whose patch target, or
     whose spec reference's, that series lacks is skipped with the reason;
     nothing is skipped on today's."""
 
@@ -436,7 +437,8 @@ class SkippedOnReleaseTest(testtools.TestCase):
         class Scope(object):
             capabilities = [dict(c, expect={}, by_release={},
                                  expected_fail=None) for c in CAPS]
-        return run._skipped_on_release(Args(), Scope(), chosen, release)
+        return mutants_cmd._skipped_on_release(Args(), Scope(), chosen,
+                                               release)
 
     def test_missing_targets_and_references_skip(self):
         gone = mutants.Mutant('gone', 'svc', 'rule', None, ('a',))

@@ -11,7 +11,8 @@ import testtools
 
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import releases
-from conformance_tests.cmd import run
+from conformance_tests.cloud import target as cloud_target
+from conformance_tests.cmd import mutants as mutants_cmd
 from conformance_tests.report import build
 
 
@@ -45,23 +46,24 @@ class EmbeddedTargetTest(testtools.TestCase):
 
     def test_current_series_is_unchanged(self):
         self.release(None)
-        target = run._embedded_target('default')
+        target = cloud_target.describe('default')
         self.assertTrue(target.startswith('embedded cloud, profile default ('))
         self.assertIn('nova %s' % packages.pins()['nova'], target)
-        self.assertIsNone(run._other_release())
+        self.assertIsNone(cloud_target.older_release())
 
     def test_older_series_named_with_its_versions(self):
         self.release('2024.1')
-        target = run._embedded_target('default')
+        target = cloud_target.describe('default')
         self.assertTrue(target.startswith(
             'embedded cloud, release 2024.1, profile default ('), target)
         self.assertIn('nova 29.4.0', target)
         self.assertIn('tempest 46.0.0', target)
-        self.assertEqual('2024.1', run._other_release())
+        self.assertEqual('2024.1', cloud_target.older_release())
 
-    def test_unknown_series_is_a_command_error(self):
+    def test_unknown_series_is_one_line(self):
         self.release('1999.1')
-        self.assertRaises(run.CommandError, run._embedded_target, 'default')
+        self.assertRaises(cloud_target.TargetError, cloud_target.describe,
+                          'default')
 
 
 class MutantsJsonTest(testtools.TestCase):
@@ -71,14 +73,14 @@ class MutantsJsonTest(testtools.TestCase):
         self.useFixture(fixtures.EnvironmentVariable(
             packages.RELEASE_VARIABLE, None))
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.run._run_mutants', lambda *a, **k: []))
+            'conformance_tests.cmd.mutants._run_mutants', lambda *a, **k: []))
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.common.ui.say', lambda message: None))
         workdir = self.useFixture(fixtures.TempDir()).path
         args = argparse.Namespace(
             list=False, only=None, seed=['003'], capability=None,
             parallel=1, workdir=workdir, profile='default', matrix=False)
-        self.assertEqual(0, run.cmd_mutants(args))
+        self.assertEqual(0, mutants_cmd.cmd_mutants(args))
         with open(os.path.join(workdir, 'mutants.json')) as f:
             self.assertEqual(releases.CURRENT,
                              json.load(f)['summary']['release'])

@@ -1,4 +1,4 @@
-"""cmd/tempest_runner.py: selection, discovery and the runs' arguments,
+"""runner/tempest_runner.py: selection, discovery and the runs' arguments,
 without Tempest runs."""
 
 import os
@@ -9,7 +9,7 @@ import fixtures
 import testtools
 import yaml
 
-from conformance_tests.cmd import tempest_runner
+from conformance_tests.runner import tempest_runner
 from conformance_tests.services.reservation.v1 import enrolment
 
 A = '5b1f0c3e-6f1e-4a8e-9c51-0d2b7e3f9a11'
@@ -90,7 +90,7 @@ class ListingTest(testtools.TestCase):
             return listed
 
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.tempest_runner.list_tests', fake_list))
+            'conformance_tests.runner.tempest_runner.list_tests', fake_list))
         listing = tempest_runner.Listing()
         self.assertEqual(listed[1:], listing.select(
             'ws', tempest_runner.selection_regex([B])))
@@ -231,7 +231,8 @@ class PrefetchTest(testtools.TestCase):
             raise tempest_runner.RunError('import error')
 
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.tempest_runner.list_tests', failing_list))
+            'conformance_tests.runner.tempest_runner.list_tests',
+            failing_list))
         listing = tempest_runner.Listing()
         listing.prefetch('ws')  # while the cloud starts: nothing raised
         self.assertRaises(tempest_runner.RunError, listing.select, 'ws',
@@ -250,7 +251,8 @@ class PrefetchTest(testtools.TestCase):
 
         workspace = self.useFixture(fixtures.TempDir()).path
         self.useFixture(fixtures.MonkeyPatch(
-            'conformance_tests.cmd.tempest_runner.subprocess.run', fake_run))
+            'conformance_tests.runner.tempest_runner.subprocess.run',
+            fake_run))
         tempest_runner.list_tests(workspace)
         self.assertEqual(os.path.join(workspace, 'etc'),
                          seen['TEMPEST_CONFIG_DIR'])

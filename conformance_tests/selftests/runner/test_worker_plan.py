@@ -1,4 +1,4 @@
-"""cmd/worker_plan.py: the classes dealt to Tempest's workers."""
+"""runner/worker_plan.py: the classes dealt to Tempest's workers."""
 
 import json
 import os
@@ -8,7 +8,7 @@ import fixtures
 import testtools
 import yaml
 
-from conformance_tests.cmd import worker_plan
+from conformance_tests.runner import worker_plan
 
 ID = 'id-5b1f0c3e-6f1e-4a8e-9c51-0d2b7e3f9a11'
 

@@ -1,0 +1,108 @@
+"""The options several commands share, each defined once: a command
+module adds the ones it takes to its own parser (and nothing else reads
+them but that command's function)."""
+
+import argparse
+import configparser
+
+from conformance_tests.cmd.errors import CommandError
+from conformance_tests.report import applicability
+
+DEFAULT_WORKDIR = '.conformance'
+
+
+def workdir(parser):
+    parser.add_argument('--workdir', default=DEFAULT_WORKDIR,
+                        help='where the cloud, workspace and reports live '
+                             '(default: %(default)s)')
+
+
+def port_base(parser, default=18200, what='the services use'):
+    parser.add_argument('--port-base', type=int, default=default,
+                        help='first of the loopback ports %s '
+                             '(default: %%(default)s)' % what)
+
+
+def cloud(parser):
+    """The embedded cloud's ports and profile."""
+    from conformance_tests.cloud import profiles
+    port_base(parser)
+    parser.add_argument('--profile', default=profiles.DEFAULT,
+                        choices=profiles.names(),
+                        help='how the embedded cloud is configured '
+                             '(default: %(default)s; legacy-quota: nova '
+                             'counts quota from the cells; spec-reference: '
+                             'upstream patched to the specs; vendor-like: '
+                             'FQDN hypervisors, path-prefixed endpoints on '
+                             'one port, another region; *-no-drs-hypervisor:'
+                             ' without senlin\'s vSphere DRS host)')
+
+
+def release(parser):
+    """--release: main.py re-runs the command in that series'
+    virtualenv (or, with --tempest-conf, judges by its expectations)."""
+    from conformance_tests.cloud import releases
+    parser.add_argument('--release', default=releases.CURRENT,
+                        choices=releases.SERIES,
+                        help='the OpenStack series the embedded cloud is '
+                             'built from (default: %(default)s, this '
+                             'virtualenv\'s; an older one runs in a '
+                             'virtualenv of its own, built on first use); '
+                             'with --tempest-conf, the series that cloud '
+                             'runs, whose expectations judge it')
+
+
+def scope(parser):
+    parser.add_argument('--seed', action='append', metavar='NNN', help=(
+        'only the capabilities of this seed, e.g. 003 (repeatable; '
+        'default: every seed)'))
+    parser.add_argument('--capability', action='append', metavar='ID',
+                        help='only this capability (repeatable)')
+
+
+def scope_of(args):
+    """The Scope (report/scope.py) that ``scope(parser)``'s options
+    choose; its ScopeError is one line for main.py, as CommandError."""
+    from conformance_tests.report import scope as scope_mod
+    return scope_mod.Scope(args.seed, args.capability)
+
+
+def require(parser):
+    parser.add_argument('--require', action='append', metavar='WHAT',
+                        help=(
+                            'a gate that must have this: a service ([service_'
+                            'available] name or API type, e.g. senlin or '
+                            'clustering), admin or microversion; a '
+                            'capability not-applicable for want of it is '
+                            'then a failure (repeatable; tempest.conf\'s '
+                            '[conformance] require adds to it)'))
+
+
+def requirements(words, tempest_conf=None):
+    """What the run must have: ``words`` (--require) and tempest.conf's
+    [conformance] require, API types translated to [service_available]
+    names. Words, not the parsed arguments: each command passes what its
+    own parser defines."""
+    wanted = list(words or [])
+    if tempest_conf:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser.read(tempest_conf)
+        wanted += [w.strip() for w in parser.get(
+            'conformance', 'require', fallback='').split(',') if w.strip()]
+    try:
+        return applicability.normalise_requirements(wanted)
+    except ValueError as e:
+        raise CommandError(str(e))
+
+
+def zone_computes(text):
+    """--computes: a host count the zone layout can hold."""
+    from conformance_tests.cloud.services.nova import layout
+    try:
+        count = int(text)
+        layout.hosts(count)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(
+            str(e) if isinstance(e, layout.LayoutError)
+            else 'a whole number of hosts, not %r' % text)
+    return count

@@ -1,0 +1,58 @@
+"""`--inventory`: the cloud's inventory before and after a block (a run,
+or a mutant's tests), and what differs."""
+
+import json
+import os
+import subprocess
+import sys
+
+from conformance_tests.common import ui
+from conformance_tests.inventory import listing
+
+
+class InventoryError(Exception):
+    """The inventory could not be taken: one line."""
+
+
+class Guard(object):
+    """With ``wanted``, the inventory of the cloud of ``workspace``'s
+    tempest.conf before and after the block, kept in ``workdir``
+    (inventory-before.json, inventory-after.json); ``differences`` is
+    None without it, else {kind: {'added', 'removed'}} (empty: as
+    before). Taken in a process of its own: the listing loads Tempest's
+    configuration from that tempest.conf, which is global."""
+
+    def __init__(self, wanted, workspace, workdir, say=ui.say):
+        self.wanted = wanted
+        self.conf = os.path.join(workspace, 'etc', 'tempest.conf')
+        self.path = os.path.join(workdir, 'inventory-%s.json')
+        self.say = say
+        self.differences = None
+
+    def _take(self, when):
+        path = self.path % when
+        done = subprocess.run(
+            [sys.executable, '-m', 'conformance_tests.inventory.listing',
+             self.conf, path], capture_output=True, text=True,
+            stdin=subprocess.DEVNULL)
+        if done.returncode:
+            raise InventoryError((done.stderr.strip().splitlines() or [
+                'inventory exited %d' % done.returncode])[-1])
+        with open(path) as f:
+            return json.load(f)
+
+    def __enter__(self):
+        if self.wanted:
+            self.before = self._take('before')
+            self.say('inventory before the run: %d objects of %d kinds' % (
+                sum(len(v) for v in self.before.values()), len(self.before)))
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        if self.wanted and exc_type is None:
+            self.differences = listing.differences(
+                self.before, self._take('after'))
+            self.say('inventory after the run: %s' % (
+                'as before' if not self.differences else ', '.join(
+                    '%s +%d -%d' % (kind, len(d['added']), len(d['removed']))
+                    for kind, d in self.differences.items())))

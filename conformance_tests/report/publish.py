@@ -1,0 +1,38 @@
+"""A run's verdicts, written and shown: report.json, report.md and
+report.html in the workdir, the table on stdout. `conformance run`
+publishes its run; `conformance report` publishes a stream again."""
+
+from conformance_tests.cloud import profiles
+from conformance_tests.common import ui
+from conformance_tests.report import build
+
+#: A run's subunit stream, in its workdir.
+SUBUNIT = 'results.subunit'
+
+
+def publish(workdir, results, target, scope, allow_skips, duration=None,
+            profile=profiles.DEFAULT, required=(), inventory=None,
+            preflight=None, release=None, versions=None):
+    """Judge ``results`` over ``scope`` (report/scope.py), write and show
+    the report; return the exit status: 0 as expected, else 1.
+
+    ``versions``: {distribution: version} of the embedded cloud (the
+    matrix heads its column with them); ``preflight``: the findings of
+    a vendor run's preflight."""
+    caps = build.verdicts(scope.capabilities, results, profile,
+                          scope=set(scope.ids), required=required,
+                          release=release)
+    summary = build.summarise(caps, results, target, allow_skips, duration,
+                              required=required, inventory=inventory,
+                              release=release)
+    summary['profile'] = profile
+    if versions:
+        summary['versions'] = versions
+    if preflight:
+        summary['preflight'] = preflight
+    json_path, md_path, html_path = build.write(workdir, caps, summary)
+    print(build.table(caps, summary), flush=True)
+    ui.say('report: %s, %s and %s%s' % (
+        json_path, md_path, html_path,
+        ' (%.0f s in all)' % duration if duration else ''))
+    return 0 if summary['as_expected'] else 1
