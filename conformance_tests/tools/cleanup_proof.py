@@ -35,6 +35,7 @@ stops the cloud.
 
 import argparse
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -291,10 +292,17 @@ def start_run(workspace, workdir):
     log = open(os.path.join(workdir, 'cleanup-proof-tempest.log'), 'wb')
     tempest = tempest_runner.tempest_executable()
     ui.say('tempest run --regex %s (concurrency 2)' % REGEX)
+    # stestr writes each worker's test list to a temporary file that the
+    # SIGKILL leaves: in the workdir, not in /tmp. (The embedded cloud's
+    # tempest.conf sets Tempest's lock_path itself.)
+    tmp = os.path.join(workdir, 'cleanup-proof-tmp')
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(tmp)
     return subprocess.Popen(
         [tempest, 'run', '--concurrency', '2', '--regex', REGEX],
         cwd=workspace, stdout=log, stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL, start_new_session=True)
+        stdin=subprocess.DEVNULL, start_new_session=True,
+        env=dict(os.environ, TMPDIR=tmp))
 
 
 def wait_for_run_servers(ctx, baseline, run):
