@@ -16,9 +16,7 @@ def add_parser(sub):
         'gabbi cost, mutants, scale); write bench.json, bench.md, '
         'bench.png'))
     options.workdir(bench)
-    bench.add_argument('--port-base', type=int, default=19100,
-                       help='first loopback port of the bench\'s clouds '
-                            '(default: %(default)s)')
+    options.port_base(bench, default=19100, what='the bench\'s clouds use')
     bench.add_argument('--boots', type=int, default=10, metavar='N',
                        help='rounds of boot measurements; each round boots '
                             '4 servers (default: %(default)s)')

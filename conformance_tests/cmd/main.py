@@ -16,6 +16,7 @@
 """
 
 import argparse
+import importlib
 import os
 import signal
 import sys
@@ -31,7 +32,6 @@ COMMANDS = ('run', 'mutants', 'report', 'select', 'cloud', 'bench',
 
 
 def build_parser():
-    import importlib
     parser = argparse.ArgumentParser(prog='conformance', description=(
         'Conformance suite for five OpenStack features.'))
     sub = parser.add_subparsers(dest='command', required=True)

@@ -40,9 +40,7 @@ def add_parser(sub):
                         dest='series', choices=releases.SERIES, help=(
                             'a series to run (repeatable; default: %s)' %
                             ', '.join(DEFAULT_SERIES)))
-    parser.add_argument('--port-base', type=int, default=18200,
-                        help='first of the loopback ports each series\' '
-                             'cloud uses (default: %(default)s)')
+    options.port_base(parser, what='each series\' cloud uses')
     parser.add_argument('--seed', action='append', metavar='NNN',
                         help='only this seed\'s capabilities (repeatable)')
     parser.add_argument('--mutants', action='store_true', help=(

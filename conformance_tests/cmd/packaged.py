@@ -45,10 +45,8 @@ def add_parser(sub):
                     'inventory), then down')):
         action = actions.add_parser(name, help=text)
         options.workdir(action)
-        action.add_argument('--port-base', type=int,
-                            default=layout.DEFAULT_PORT_BASE,
-                            help='first of the loopback ports the cloud '
-                                 'uses (default: %(default)s)')
+        options.port_base(action, default=layout.DEFAULT_PORT_BASE,
+                          what='the cloud uses')
         if name == 'run':
             action.add_argument('--seed', action='append', default=[],
                                 help='run only this seed (repeatable)')

