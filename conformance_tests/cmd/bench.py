@@ -4,6 +4,7 @@ and write bench.json, bench.md, bench.png; the targets on stdout."""
 from conformance_tests.bench import measure
 from conformance_tests.bench import scale
 from conformance_tests.bench import soak
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.common import ui
 
@@ -40,6 +41,10 @@ def add_parser(sub):
         'comma-separated subset of %s (default: all; figures of steps '
         'left out are "not measured")' % ', '.join(STEPS)))
     bench.set_defaults(func=cmd_bench)
+
+
+class Bench(base.Command):
+    name = 'bench'
 
 
 def cmd_bench(args):

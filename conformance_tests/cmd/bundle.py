@@ -17,6 +17,7 @@ Errors are handled here, not in main.py, so the commands answer the same
 when called directly (the self-tests do).
 """
 
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.report import bundle
@@ -35,6 +36,14 @@ def add_parser(sub):
         'stream and guidelines'))
     check.add_argument('file', metavar='FILE', help='the bundle (.tar.gz)')
     check.set_defaults(func=cmd_verify_bundle)
+
+
+class Bundle(base.Command):
+    name = 'bundle'
+
+
+class VerifyBundle(base.Command):
+    name = 'verify-bundle'
 
 
 def cmd_bundle(args, say=print, fail=ui.fail, guideline_files=None):

@@ -8,6 +8,7 @@ touches, and nothing else (conformance_tests/cleanup/).
 
 import os
 
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
@@ -27,6 +28,10 @@ def add_parser(sub):
     parser.add_argument('--dry-run', action='store_true',
                         help='list what would be removed')
     parser.set_defaults(func=cmd_cleanup)
+
+
+class Cleanup(base.Command):
+    name = 'cleanup'
 
 
 def cmd_cleanup(args, say=print, fail=ui.fail):

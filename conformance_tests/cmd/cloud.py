@@ -3,6 +3,7 @@ run of one's own or a look at its services."""
 
 from conformance_tests.cloud import launcher
 from conformance_tests.cloud import profiles
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
@@ -27,6 +28,14 @@ def add_parser(sub):
     down = cloud_sub.add_parser('down', help='stop a detached cloud')
     options.workdir(down)
     down.set_defaults(func=cmd_down)
+
+
+class CloudUp(base.Command):
+    name = 'cloud up'
+
+
+class CloudDown(base.Command):
+    name = 'cloud down'
 
 
 def cmd_down(args):

@@ -17,28 +17,91 @@
 
 import argparse
 import importlib
+from importlib import metadata
 import os
 import signal
 import sys
 
+from cliff import app
+from cliff import commandmanager
+from cliff import help as cliff_help
+
 from conformance_tests.cmd.errors import CommandError
-from conformance_tests.report.scope import ScopeError
+from conformance_tests.cmd import base
 from conformance_tests.common import ui
 
-#: One module per command, cmd/<name>.py: its parser and its function,
-#: which call the rooms below (cloud/, report/, runner/, ...).
+#: One module per command, cmd/<name>.py: its parser, its function,
+#: which call the rooms below (cloud/, report/, runner/, ...), and its
+#: cliff Command (cmd/base.py).
 COMMANDS = ('run', 'mutants', 'report', 'select', 'cloud', 'bench',
             'cleanup', 'bundle', 'preflight', 'matrix', 'packaged')
+DESCRIPTION = 'Conformance suite for five OpenStack features.'
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog='conformance', description=(
-        'Conformance suite for five OpenStack features.'))
+    """Every command's argparse parser under one root, as each module's
+    add_parser defines it: what the self-tests and the
+    documented-commands check parse with (cliff runs the same parsers,
+    one at a time)."""
+    parser = argparse.ArgumentParser(prog='conformance',
+                                     description=DESCRIPTION)
     sub = parser.add_subparsers(dest='command', required=True)
     for name in COMMANDS:
         module = importlib.import_module('conformance_tests.cmd.' + name)
         module.add_parser(sub)
     return parser
+
+
+def command_classes():
+    """{word: cliff Command class} of every command module."""
+    found = {}
+    for name in COMMANDS:
+        module = importlib.import_module('conformance_tests.cmd.' + name)
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, base.Command)
+                    and value.__module__ == module.__name__):
+                found[value.name] = value
+    return found
+
+
+class ConformanceApp(app.App):
+    """`conformance`, a cliff App as `tempest` and `openstack` are.
+
+    The commands are registered from COMMANDS, not read from entry
+    points: an editable install's entry points are its metadata as of
+    its last `pip install`, and each older series' virtualenv keeps
+    one install across edits of the same checkout (cloud/releases.py),
+    where a command added since would not be found."""
+
+    NAME = 'conformance'
+
+    def build_option_parser(self, description, version,
+                            argparse_kwargs=None):
+        # cliff names the program after sys.argv[0] (`main.py` under
+        # `python -m`); the command is `conformance` however it started.
+        parser = super().build_option_parser(
+            description, version, dict(argparse_kwargs or {},
+                                       prog=self.NAME))
+        for action in parser._actions:
+            if isinstance(action, argparse._VersionAction):
+                action.version = '%s %s' % (self.NAME, version)
+        return parser
+
+    def __init__(self, argv):
+        #: the command line as given: `--release` re-runs it as it is
+        self.argv = list(argv)
+        manager = commandmanager.CommandManager(None)
+        for word, cls in sorted(command_classes().items()):
+            manager.add_command(word, cls)
+        super().__init__(DESCRIPTION, _version(), manager,
+                         deferred_help=True)
+
+
+def _version():
+    try:
+        return metadata.version('openstack-conformance-tests')
+    except metadata.PackageNotFoundError:
+        return 'unknown (not installed)'
 
 
 class Terminated(BaseException):
@@ -53,20 +116,18 @@ def _terminate(signum, frame):
 
 
 def main(argv=None):
-    args = build_parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv:
+        ui.fail('name a command (`conformance --help` lists them)')
+        return 2
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        _on_release(args, sys.argv[1:] if argv is None else argv)
-        return args.func(args)
-    except KeyboardInterrupt:
-        ui.fail('interrupted')
-        return 130
+        return ConformanceApp(argv).run(argv)
+    except cliff_help.HelpExit:
+        return 0  # `conformance --help`: the help is printed
     except Terminated:
         ui.fail('terminated (SIGTERM); what it started is stopped')
         return 143
-    except (CommandError, ScopeError, FileNotFoundError) as e:
-        ui.fail(str(e))
-        return 2
     finally:
         signal.signal(signal.SIGTERM, previous)
 
@@ -85,7 +146,7 @@ def release_env(series, venv, environ=None):
     return env
 
 
-def _on_release(args, argv):
+def on_release(args, argv):
     """With `--release` of an older series, re-run this command in that
     series' virtualenv (built first if needed; cloud/releases.py), with
     $CONFORMANCE_RELEASE naming the series: this process ends there.

@@ -15,6 +15,7 @@ import sys
 import time
 
 from conformance_tests.cloud import releases
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.cmd.errors import CommandError
@@ -53,6 +54,10 @@ def add_parser(sub):
         'embedded %s column, which the matrix must then run' %
         packaged_layout.RELEASE))
     parser.set_defaults(func=cmd_matrix)
+
+
+class Matrix(base.Command):
+    name = 'matrix'
 
 
 def packaged_report(workdir, series_list):

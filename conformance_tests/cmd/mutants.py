@@ -18,6 +18,7 @@ from conformance_tests.cloud import mutants as mutants_mod
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import target as cloud_target
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
@@ -63,6 +64,10 @@ def add_parser(sub):
                          'one per core, here %%(default)s)' % SLOT_PORTS))
     options.scope(mut)
     mut.set_defaults(func=cmd_mutants)
+
+
+class Mutants(base.Command):
+    name = 'mutants'
 
 
 def cmd_mutants(args):

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
@@ -54,6 +55,22 @@ def add_parser(sub):
                                 help='leave the cloud up after the runs')
         action.set_defaults(func=cmd_packaged)
     return parser
+
+
+class PackagedUp(base.Command):
+    name = 'packaged up'
+
+
+class PackagedDown(base.Command):
+    name = 'packaged down'
+
+
+class PackagedStatus(base.Command):
+    name = 'packaged status'
+
+
+class PackagedRun(base.Command):
+    name = 'packaged run'
 
 
 def _cloud(args):

@@ -13,6 +13,7 @@ is one line naming the option to fix, exit 2; the findings go to
 """
 
 from conformance_tests.cloud import releases
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
@@ -31,6 +32,10 @@ def add_parser(sub):
         '--release`); preflight warns when the cloud looks like another'))
     parser.set_defaults(func=cmd_preflight)
     return parser
+
+
+class Preflight(base.Command):
+    name = 'preflight'
 
 
 def cmd_preflight(args, say=ui.say):

@@ -5,6 +5,7 @@ import json
 import os
 
 from conformance_tests.cloud import profiles
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.report import publish
@@ -31,6 +32,10 @@ def add_parser(sub):
     # A rebuilt report judges not-applicable as the gate's run did.
     options.require(rep)
     rep.set_defaults(func=cmd_report)
+
+
+class Report(base.Command):
+    name = 'report'
 
 
 def cmd_report(args):

@@ -13,6 +13,7 @@ import time
 from conformance_tests.cloud import launcher
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import target as cloud_target
+from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
@@ -43,6 +44,10 @@ def add_parser(sub):
     options.scope(run)
     options.require(run)
     run.set_defaults(func=cmd_run)
+
+
+class Run(base.Command):
+    name = 'run'
 
 
 def judged_release(args):

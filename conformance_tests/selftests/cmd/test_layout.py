@@ -12,8 +12,8 @@ from conformance_tests.cmd import main
 
 PACKAGE = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
 CMD = os.path.join(PACKAGE, 'cmd')
-# What every command may share: neither is a command.
-SHARED = {'errors', 'options'}
+# What every command may share: none is a command.
+SHARED = {'base', 'errors', 'options'}
 
 
 def imported_modules(path):
@@ -45,7 +45,9 @@ class LayoutTest(testtools.TestCase):
         self.assertLessEqual(set(main.COMMANDS), modules)
         for name in main.COMMANDS:
             with open(os.path.join(CMD, name + '.py')) as f:
-                self.assertIn('\ndef add_parser(sub):', f.read(), name)
+                text = f.read()
+            self.assertIn('\ndef add_parser(sub):', text, name)
+            self.assertIn('(base.Command):\n    name = ', text, name)
 
     def test_no_command_imports_another(self):
         checked = 0

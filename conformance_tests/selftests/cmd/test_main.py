@@ -102,10 +102,51 @@ class MainTest(testtools.TestCase):
         self.assertIs(before, signal.getsignal(signal.SIGTERM))
 
     def test_missing_subcommand_is_a_usage_error(self):
-        err = io.StringIO()
-        with contextlib.redirect_stderr(err):
-            e = self.assertRaises(SystemExit, main.main, [])
-        self.assertEqual(2, e.code)
+        # Not cliff's interactive shell: a CI step or a script that
+        # forgot its command must end, with one line.
+        code, out, err = self.run_main([])
+        self.assertEqual(2, code)
+        self.assertEqual(
+            'conformance: error: name a command (`conformance --help` '
+            'lists them)\n', err)
+
+    def test_help_lists_every_command_of_every_module(self):
+        code, out, err = self.run_main(['--help'])
+        self.assertEqual(0, code, err)
+        self.assertTrue(out.startswith('usage: conformance '), out)
+        words = sorted(main.command_classes())
+        self.assertGreater(len(words), len(main.COMMANDS))
+        for word in words:
+            self.assertIn('\n  %s ' % word, out)
+
+    def test_a_command_of_two_words_has_its_own_help(self):
+        code, out, err = self.run_main(['cloud', 'up', '--help'])
+        self.assertEqual(0, code, err)
+        self.assertTrue(out.startswith('usage: conformance cloud up '), out)
+        self.assertIn('--detach', out)
+        self.assertIn('start the embedded cloud', out)
+
+    def test_a_two_word_command_sets_the_word_its_module_reads(self):
+        seen = []
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.cmd.packaged.cmd_packaged',
+            lambda args: seen.append(args.action) or 0))
+        for action in ('up', 'down', 'status', 'run'):
+            self.assertEqual(0, main.main(['packaged', action]))
+        self.assertEqual(['up', 'down', 'status', 'run'], seen)
+
+    def test_an_unknown_command_names_the_near_ones(self):
+        code, out, err = self.run_main(['clod', 'up'])
+        self.assertEqual(2, code)
+        self.assertIn("'clod up' is not a conformance command", out)
+        self.assertIn('cloud up', out)
+
+    def test_each_module_command_is_a_parser_of_build_parser(self):
+        # cliff runs the parsers build_parser() shows the self-tests.
+        parser = main.build_parser()
+        sub = [a for a in parser._actions if a.dest == 'command'][0]
+        for word, cls in main.command_classes().items():
+            self.assertIn(word.split()[0], sub.choices, word)
 
 
 class BadInputTest(MainTest):

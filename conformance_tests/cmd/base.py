@@ -1,0 +1,92 @@
+"""What every `conformance` command is to cliff (cmd/main.py's App).
+
+Each cmd/<name>.py defines its options once, in its ``add_parser(sub)``
+(what ``main.build_parser()`` assembles for the self-tests and the
+documented-commands check), and one ``Command`` subclass naming its
+word, registered as a ``conformance.cm`` entry point in setup.cfg, as
+Tempest registers its ``tempest.cm`` commands. cliff finds the command
+and prints the help; this class hands cliff the very parser
+``add_parser`` builds, runs the module's function, and turns what a
+command raises into the one-line errors of the house (exit 2).
+"""
+
+import argparse
+import sys
+
+from cliff import command
+
+from conformance_tests.cmd.errors import CommandError
+from conformance_tests.common import ui
+from conformance_tests.report.scope import ScopeError
+
+
+class _OneCommand(object):
+    """Stands in for argparse's subparsers action in ``add_parser(sub)``:
+    the parser it gives for ``name`` is the one cliff runs; any other
+    command a module registers (bundle's verify-bundle) goes to a parser
+    nobody reads."""
+
+    def __init__(self, name, prog):
+        self.name, self.prog = name, prog
+        self.parser = None
+        self.help = None
+
+    def add_parser(self, name, **kwargs):
+        help_text = kwargs.pop('help', None)
+        parser = argparse.ArgumentParser(
+            prog=self.prog, description=help_text, **kwargs)
+        if name == self.name:
+            self.parser, self.help = parser, help_text
+        return parser
+
+
+class Command(command.Command):
+    """`conformance <name>`: the options and the function of the module
+    that defines the subclass."""
+
+    #: the words after `conformance`
+    name = None
+
+    def _built(self, prog_name):
+        """(the command's parser, its one-line help). A command of two
+        words (`cloud up`) is the second word's parser under the first's
+        subparsers, with that word set where its module reads it."""
+        first, *rest = self.name.split()
+        holder = _OneCommand(first, prog_name)
+        sys.modules[type(self).__module__].add_parser(holder)
+        if holder.parser is None:
+            raise LookupError('%s.add_parser defines no command %r' % (
+                type(self).__module__, first))
+        parser, help_text = holder.parser, holder.help
+        for word in rest:
+            (words,) = [a for a in parser._actions
+                        if isinstance(a, argparse._SubParsersAction)]
+            help_text = {c.dest: c.help
+                         for c in words._choices_actions}.get(word)
+            parser = words.choices[word]
+            parser.set_defaults(**{words.dest: word})
+        parser.prog = prog_name
+        parser.description = parser.description or help_text
+        return parser, help_text
+
+    def get_description(self):
+        return self._built('conformance %s' % self.name)[1] or ''
+
+    def get_parser(self, prog_name):
+        return self._built(prog_name)[0]
+
+    def take_action(self, parsed_args):
+        return parsed_args.func(parsed_args)
+
+    def run(self, parsed_args):
+        # Imported here: main imports every command module's class.
+        from conformance_tests.cmd import main
+        try:
+            main.on_release(parsed_args, self.app.argv)
+            return super().run(parsed_args)
+        except KeyboardInterrupt:
+            ui.fail('interrupted')
+            return 130
+        except (CommandError, ScopeError, FileNotFoundError) as e:
+            ui.fail(str(e))
+            return 2
