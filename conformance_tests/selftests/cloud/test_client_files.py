@@ -381,8 +381,9 @@ class NovaConfigTest(testtools.TestCase):
         started = [nova_app._extra_compute(c)
                    for c in config['extra_computes']]
         self.assertEqual(
-            [(senlin.DRS_HOST, senlin.DRS_CELL, 0)]
-            + [(h, blazar.FREEPOOL_CELL, blazar.DESTROY_SECONDS)
+            [(senlin.DRS_HOST, senlin.DRS_CELL, 0, {})]
+            + [(h, blazar.FREEPOOL_CELL, blazar.DESTROY_SECONDS,
+                {blazar.SERVICE_USER: blazar.EVICTION_DESTROY_SECONDS})
                for h in blazar.FREEPOOL_HOSTS], started)
         layout = {h for h, _ in compute_layout.HOSTS}
-        self.assertFalse(layout & {h for h, _, _ in started})
+        self.assertFalse(layout & {entry[0] for entry in started})

@@ -56,6 +56,19 @@ FILTER = 'blazarnova.scheduler.filters.blazar_filter.BlazarFilter'
 # right after deleting its servers, and their deletes and the late
 # anti-affinity check's reschedules keep their measured timing.
 DESTROY_SECONDS = 2
+# Seconds they take to destroy a server blazar asked to delete (its
+# service user, SERVICE_USER, is the one named in nova's request
+# context): an eviction. The API's evidence of blazar 18's race is that
+# the evicted server was still on the host when blazar gave up: its
+# destroy ended after the start_lease event went ERROR, which blazar
+# records after its 409 and its rollback. At load about 10 on 2 cores
+# (two `.ci/run`s side by side) the delete was asked at 07.284, the
+# event went ERROR at 10.852, and the 2 s destroy ended at 10.789, 0.06
+# s before it: the verdict flipped (fresh-B, 2026-11-29). 6 s keeps the
+# rollback inside the destroy with 4 s to spare, and costs only the
+# evictions (5 in a clean run, against 21 destroys on these hosts).
+EVICTION_DESTROY_SECONDS = 6
+SERVICE_USER = 'blazar'
 # [preemptible] graceful_shutdown_time in blazar.conf and tempest.conf. Blazar
 # 18 has no such option (its value is read only by the spec reference,
 # mutants.py); the graceful-termination test checks the wait.
@@ -99,7 +112,8 @@ class Blazar(base.Service):
             nova_service.SCHEDULER_FILTERS: ['BlazarFilter'],
             nova_service.NOVA_IMPORTS: [FILTER.rsplit('.', 1)[0]],
             nova_service.EXTRA_COMPUTES: [
-                (host, FREEPOOL_CELL, DESTROY_SECONDS)
+                (host, FREEPOOL_CELL, DESTROY_SECONDS,
+                 {SERVICE_USER: EVICTION_DESTROY_SECONDS})
                 for host in FREEPOOL_HOSTS],
             nova_service.NOVA_CONF: {
                 'filter_scheduler': {'available_filters': [

@@ -133,9 +133,12 @@ def newer_options_dropped(conf, group, options):
 
 
 def _extra_compute(entry):
-    """(host, cell[, destroy seconds]) of the nova.extra_computes hook."""
+    """(host, cell, destroy seconds, {user: destroy seconds}) of an entry
+    (host, cell[, destroy seconds[, by user]]) of the nova.extra_computes
+    hook."""
     host, cell = entry[:2]
-    return host, cell, (entry[2] if len(entry) > 2 else 0)
+    return (host, cell, entry[2] if len(entry) > 2 else 0,
+            entry[3] if len(entry) > 3 else {})
 
 
 class _FileHandlerFlushingEachSecond(logging.FileHandler):
@@ -241,12 +244,12 @@ class NovaCloud(object):
         # with their hypervisors' destroy time; senlin's DRS host).
         for host, cell in self.config.get('computes', layout.HOSTS):
             self._start_compute(host, cell)
-        for host, cell, destroy_seconds in (
+        for host, cell, destroy_seconds, by_user in (
                 _extra_compute(c)
                 for c in self.config.get('extra_computes', ())):
             compute = self._start_compute(host, cell)
             fake_compute.give_destroy_time(
-                compute.manager.driver, destroy_seconds)
+                compute.manager.driver, destroy_seconds, by_user)
 
     def _start_compute(self, host, cell):
         # Its hypervisor hostname, where it is not the service host, and

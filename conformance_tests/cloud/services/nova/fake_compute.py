@@ -12,9 +12,11 @@ loses: a conformance verdict must not depend on that coin.
 A compute may therefore be started with a destroy time: its driver's
 ``destroy`` (what nova's compute manager calls while deleting a server,
 before the server is marked deleted) sleeps that long first, on the
-compute's own worker thread, as the hypervisor's work would. Nothing else
-of the driver changes, and nova's code is not touched: only the one
-driver object of that host.
+compute's own worker thread, as the hypervisor's work would. A user may
+be given a time of their own: the deletes that user asks take it (nova's
+request context names who asked; blazar's evictions, blazar/__init__.py
+says why). Nothing else of the driver changes, and nova's code is not
+touched: only the one driver object of that host.
 
 A compute may also be started with a hypervisor hostname of its own
 (``nodename``): nova's fake driver reports one node named after its
@@ -37,17 +39,21 @@ import functools
 import time
 
 
-def give_destroy_time(driver, seconds):
+def give_destroy_time(driver, seconds, by_user=None):
     """Make ``driver`` (one compute's virt driver) take ``seconds`` to
-    destroy a server. 0 leaves it as it is."""
-    if not seconds:
+    destroy a server, or ``by_user[name]`` seconds when user ``name``
+    asked for the delete (nova's request context names who asked). 0 and
+    no ``by_user`` leave it as it is."""
+    by_user = dict(by_user or {})
+    if not seconds and not by_user:
         return driver
     destroy = driver.destroy
 
     @functools.wraps(destroy)
-    def timed_destroy(*args, **kwargs):
-        time.sleep(seconds)
-        return destroy(*args, **kwargs)
+    def timed_destroy(context, *args, **kwargs):
+        time.sleep(by_user.get(getattr(context, 'user_name', None),
+                               seconds))
+        return destroy(context, *args, **kwargs)
 
     driver.destroy = timed_destroy
     driver.conformance_destroy_seconds = seconds

@@ -154,7 +154,7 @@ class DescriptorTest(testtools.TestCase):
             'allow_preemptibles'])
         self.assertIn(blazar.FILTER, given[nova.NOVA_CONF][
             'filter_scheduler']['available_filters'])
-        hosts = [h for h, _, _ in given[nova.EXTRA_COMPUTES]]
+        hosts = [entry[0] for entry in given[nova.EXTRA_COMPUTES]]
         self.assertEqual(list(blazar.FREEPOOL_HOSTS), hosts)
 
     def test_graceful_shutdown_time_reaches_tempest(self):
@@ -166,8 +166,22 @@ class DescriptorTest(testtools.TestCase):
     def test_freepool_hypervisors_take_time_to_destroy(self):
         given = blazar.SERVICE.contributions()[nova.EXTRA_COMPUTES]
         self.assertEqual({blazar.DESTROY_SECONDS},
-                         {seconds for _, _, seconds in given})
+                         {entry[2] for entry in given})
         self.assertGreater(blazar.DESTROY_SECONDS, 0)
+
+    def test_blazar_evictions_take_longer_to_destroy(self):
+        given = blazar.SERVICE.contributions()[nova.EXTRA_COMPUTES]
+        self.assertEqual(
+            [{blazar.SERVICE_USER: blazar.EVICTION_DESTROY_SECONDS}] * len(
+                blazar.FREEPOOL_HOSTS), [entry[3] for entry in given])
+        self.assertGreater(blazar.EVICTION_DESTROY_SECONDS,
+                           blazar.DESTROY_SECONDS)
+
+    def test_the_eviction_user_is_the_one_blazar_acts_as(self):
+        from conformance_tests.cloud import secrets as cloud_secrets
+        secrets = cloud_secrets.generate(['blazar'])
+        self.assertEqual(blazar.SERVICE_USER,
+                         secrets['services']['blazar']['username'])
 
     def test_freepool_hosts_are_in_no_zone_of_the_layout(self):
         from conformance_tests.cloud.services.nova import (
@@ -200,6 +214,25 @@ class FakeComputeTest(testtools.TestCase):
         self.assertEqual([2], order)
         self.assertEqual(['i1'], driver.calls)
 
+    def test_a_delete_asked_by_the_named_user_takes_its_time(self):
+        from unittest import mock
+
+        from conformance_tests.cloud.services.nova import fake_compute
+
+        class Context(object):
+            def __init__(self, user_name):
+                self.user_name = user_name
+        driver = self.Driver()
+        fake_compute.give_destroy_time(driver, 2, {'blazar': 6})
+        slept = []
+        with mock.patch.object(fake_compute.time, 'sleep',
+                               side_effect=slept.append):
+            driver.destroy(Context('blazar'), 'i1', [])
+            driver.destroy(Context('admin'), 'i2', [])
+            driver.destroy('a context without a user name', 'i3', [])
+        self.assertEqual([6, 2, 2], slept)
+        self.assertEqual(['i1', 'i2', 'i3'], driver.calls)
+
     def test_no_time_leaves_the_driver_alone(self):
         from conformance_tests.cloud.services.nova import fake_compute
         driver = self.Driver()
@@ -209,7 +242,9 @@ class FakeComputeTest(testtools.TestCase):
 
     def test_hook_entries_default_to_no_destroy_time(self):
         from conformance_tests.cloud.services.nova import app as nova_app
-        self.assertEqual(('h', 'cell1', 0),
+        self.assertEqual(('h', 'cell1', 0, {}),
                          nova_app._extra_compute(['h', 'cell1']))
-        self.assertEqual(('h', 'cell1', 2),
+        self.assertEqual(('h', 'cell1', 2, {}),
                          nova_app._extra_compute(['h', 'cell1', 2]))
+        self.assertEqual(('h', 'cell1', 2, {'u': 6}),
+                         nova_app._extra_compute(['h', 'cell1', 2, {'u': 6}]))
