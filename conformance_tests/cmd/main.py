@@ -18,7 +18,6 @@
 import argparse
 import importlib
 from importlib import metadata
-import os
 import signal
 import sys
 
@@ -26,7 +25,6 @@ from cliff import app
 from cliff import commandmanager
 from cliff import help as cliff_help
 
-from conformance_tests.cmd.errors import CommandError
 from conformance_tests.cmd import base
 from conformance_tests.common import ui
 
@@ -130,51 +128,6 @@ def main(argv=None):
         return 143
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-def release_env(series, venv, environ=None):
-    """The environment of a command re-run in ``series``' virtualenv: it
-    names the series, and what it starts by name (stestr's workers) is
-    that virtualenv's."""
-    env = dict(os.environ if environ is None else environ)
-    env.pop('PYTHONHOME', None)
-    env['CONFORMANCE_RELEASE'] = series
-    env['VIRTUAL_ENV'] = venv
-    env['PATH'] = os.pathsep.join(
-        [os.path.join(venv, 'bin')] +
-        [p for p in env.get('PATH', '').split(os.pathsep) if p])
-    return env
-
-
-def on_release(args, argv):
-    """With `--release` of an older series, re-run this command in that
-    series' virtualenv (built first if needed; cloud/releases.py), with
-    $CONFORMANCE_RELEASE naming the series: this process ends there.
-    The current series (the default) changes nothing."""
-    from conformance_tests.cloud import releases
-    series = getattr(args, 'release', None)
-    if series is None or series == releases.CURRENT:
-        return
-    if getattr(args, 'tempest_conf', None):
-        # A vendor's cloud runs that series: its verdicts are judged by
-        # the series' expectations (cmd/run.py), the suite runs here.
-        return
-    try:
-        venv = releases.ensure_venv(series, ui.say)
-    except releases.ReleaseError as e:
-        raise CommandError(str(e))
-    cmd = releases.command(venv, argv)
-    if not os.access(cmd[0], os.X_OK):
-        raise CommandError('the %s virtualenv has no %s: remove %s so that '
-                           '`--release %s` builds it again' % (
-                               series, cmd[0], venv, series))
-    ui.say('release %s: running in %s' % (series, venv))
-    sys.stdout.flush()
-    sys.stderr.flush()
-    try:
-        os.execve(cmd[0], cmd, release_env(series, venv))
-    except OSError as e:
-        raise CommandError('cannot run %s: %s' % (cmd[0], e))
 
 
 if __name__ == '__main__':
