@@ -14,6 +14,7 @@ import sys
 import yaml
 
 from conformance_tests.cloud import secrets
+from conformance_tests.common import paths
 
 WORKSPACE_REGISTRY = 'tempest-workspaces.yaml'
 
@@ -106,7 +107,8 @@ def ensure_workspace(workdir, workspace):
     done = subprocess.run(
         [tempest, 'init', '--name', 'conformance', '--workspace-path',
          os.path.join(workdir, WORKSPACE_REGISTRY), workspace],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=paths.tmp_env(workdir))
     if done.returncode:
         last = (done.stderr.strip().splitlines() or ['no output'])[-1]
         raise WorkspaceError('`tempest init` failed: %s' % last[-300:])

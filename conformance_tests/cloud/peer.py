@@ -21,6 +21,7 @@ import time
 
 from conformance_tests.cloud import launcher
 from conformance_tests.runner import tempest_runner
+from conformance_tests.common import paths
 from conformance_tests.common import ui
 from conformance_tests.report import results as results_mod
 
@@ -132,7 +133,8 @@ def run_tempest(workspace, entries, subunit_path, concurrency):
         subprocess.run([tempest_runner.tempest_executable(), 'run',
                         '--subunit', '--include-list',
                         include, '--concurrency', str(concurrency)],
-                       cwd=workspace, stdout=out, stderr=err)
+                       cwd=workspace, stdout=out, stderr=err,
+                       env=paths.tmp_env(workspace))
     with open(subunit_path, 'rb') as f:
         return results_mod.read(f)
 

@@ -21,3 +21,21 @@ def data_path(name):
     raise FileNotFoundError(
         '%s not found in the checkout (%s) nor in %s: reinstall the '
         'openstack-conformance-tests package' % (name, _CHECKOUT, _SHARE))
+
+
+#: Under a workspace or workdir: the temporary directory of the Tempest
+#: processes the suite starts there.
+TMP_DIR = 'tmp'
+
+
+def tmp_env(parent, env=None):
+    """``env`` (default: this process's environment) with TMPDIR set to
+    ``<parent>/tmp``, made private (0700).
+
+    Tempest and stestr leave files in the temporary directory: the load
+    list of each worker (our test ids), and Tempest's workspace lock
+    (``tempest-lock``). A run that owns a directory keeps them there, so
+    that /tmp holds nothing of a run once it is over."""
+    path = os.path.join(parent, TMP_DIR)
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return dict(os.environ if env is None else env, TMPDIR=path)

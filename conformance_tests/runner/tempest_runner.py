@@ -17,6 +17,7 @@ import threading
 import subunit
 import testtools
 
+from conformance_tests.common import paths
 from conformance_tests.runner import worker_plan
 from conformance_tests.report import results as results_mod
 
@@ -109,8 +110,9 @@ def list_tests(workspace, regex=TEST_REGEX):
     tempest.conf only once it is up, which is after its listing starts.
     """
     point_discovery_here(workspace)
-    env = dict(os.environ, TEMPEST_CONFIG_DIR=os.path.join(workspace, 'etc'),
-               TEMPEST_CONFIG='no-config-for-listing.conf')
+    env = paths.tmp_env(workspace, dict(
+        os.environ, TEMPEST_CONFIG_DIR=os.path.join(workspace, 'etc'),
+        TEMPEST_CONFIG='no-config-for-listing.conf'))
     done = subprocess.run(
         [tempest_executable(), 'run', '--list-tests', '--regex', regex],
         cwd=workspace, capture_output=True, text=True, env=env)
@@ -298,7 +300,7 @@ def _run_tempest(workspace, args, sink, log, progress):
     """One `tempest run`, its stream appended to sink as it arrives."""
     proc = subprocess.Popen([tempest_executable(), 'run', '--subunit'] + args,
                             cwd=workspace, stdout=subprocess.PIPE,
-                            stderr=log)
+                            stderr=log, env=paths.tmp_env(workspace))
     case = subunit.ByteStreamToStreamResult(
         io.BufferedReader(_Tee(proc.stdout, sink)),
         non_subunit_name='stdout')

@@ -258,4 +258,8 @@ class PrefetchTest(testtools.TestCase):
                          seen['TEMPEST_CONFIG_DIR'])
         self.assertFalse(os.path.exists(os.path.join(
             seen['TEMPEST_CONFIG_DIR'], seen['TEMPEST_CONFIG'])))
-        self.assertEqual(['.stestr.conf'], os.listdir(workspace))
+        # What Tempest leaves in its temporary directory stays in the
+        # workspace, not in /tmp.
+        self.assertEqual(os.path.join(workspace, 'tmp'), seen['TMPDIR'])
+        self.assertEqual(['.stestr.conf', 'tmp'],
+                         sorted(os.listdir(workspace)))
