@@ -17,6 +17,10 @@ hostnames that are FQDNs unlike their nova service hosts (`host1` runs
 hypervisor `host1.vendor.example`), as libvirt reports them; and computes
 of a real host's size (REAL_HOST_SIZE), whose fill a project's default
 quota cannot hold. It expects what the default profile expects.
+`unified-limits` is the default cloud with nova counting quota with
+keystone's unified limits ([quota] driver = nova.quota.UnifiedLimitsDriver,
+the registered limits made at `up`): the one quota that counts disk, for
+seed 004's "count toward ... disk".
 """
 
 # A real compute host, as placement sees it: nova's FakeDriver's 800000 MB
@@ -37,6 +41,9 @@ PROFILES = {
                     'hypervisor_domain': 'vendor.example',
                     'host_size': REAL_HOST_SIZE},
 }
+# Nova's quota from keystone's unified limits: seed 004's disk quota,
+# which nova's legacy quota does not count.
+PROFILES['unified-limits'] = dict(PROFILES['default'], unified_limits=True)
 PROFILES['no-drs-hypervisor'] = dict(PROFILES['default'],
                                      drs_hypervisor=False)
 PROFILES['spec-reference-no-drs-hypervisor'] = dict(

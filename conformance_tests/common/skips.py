@@ -85,3 +85,13 @@ def hypervisors_cannot_show(what, seen):
         raise ValueError('%r: holds a ";" (the report\'s reason ends '
                          'there)' % what)
     return HYPERVISORS_CANNOT_SHOW % (what, seen)
+
+
+# A rule only a cloud whose nova counts quota with keystone's unified
+# limits can show (disk, which nova's legacy quota has no quota for).
+# report/applicability.py reads it as not-applicable.
+NO_UNIFIED_LIMITS = (
+    'needs a cloud whose nova counts quota with unified limits: set '
+    '[compute-feature-enabled] unified_limits = true where nova\'s [quota] '
+    'driver is nova.quota.UnifiedLimitsDriver (nova\'s legacy quota has no '
+    'disk quota)')

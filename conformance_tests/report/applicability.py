@@ -17,6 +17,7 @@ SERVICE = 'service'
 MICROVERSION = 'microversion'
 ADMIN = 'admin'
 HYPERVISORS = 'hypervisors'
+QUOTA = 'quota'
 
 _PATTERNS = (
     # common/skips.unavailable
@@ -37,12 +38,15 @@ _PATTERNS = (
     # common/skips.hypervisors_cannot_show
     (HYPERVISORS, re.compile(
         r'needs a cloud whose hypervisors (?P<what>[^;\n]+)')),
+    # common/skips.NO_UNIFIED_LIMITS
+    (QUOTA, re.compile(
+        r'needs a cloud whose nova counts quota with unified limits')),
 )
 
 
 def reason(message):
     """(kind, one-line reason) if ``message`` says the cloud cannot show
-    the test, else None. kind is SERVICE, MICROVERSION or ADMIN."""
+    the test, else None. kind is one of the kinds above."""
     for kind, pattern in _PATTERNS:
         match = pattern.search(message or '')
         if not match:
@@ -52,6 +56,9 @@ def reason(message):
         if kind == HYPERVISORS:
             return kind, 'the cloud\'s hypervisors cannot show it: it ' \
                 'needs hypervisors %s' % match.group('what').strip()
+        if kind == QUOTA:
+            return kind, 'nova does not count quota with unified limits ' \
+                '([compute-feature-enabled] unified_limits is false)'
         if kind == MICROVERSION:
             return kind, 'microversion not offered: %s' % (
                 message.strip().splitlines()[0][:200])

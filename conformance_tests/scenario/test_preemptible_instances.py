@@ -50,6 +50,8 @@ LOG = logging.getLogger(__name__)
 # still runs its filters (the BlazarFilter) for that host.
 MICROVERSION = '2.74'
 PREEMPTIBLE = 'blazar:preemptible'
+# Keystone's name of nova's disk limit (unified limits).
+DISK_LIMIT = 'class:DISK_GB'
 NO_VALID_HOST = 'No valid host'
 OWNER_BOOT = ('spec: the reservation owner\'s boot is accepted and lands on '
               'the reserved host')
@@ -515,6 +517,77 @@ class PreemptibleQuotaTest(PreemptibleTest):
         self.assertEqual('ACTIVE', self.host_of(regular)[0],
                          '%s: freeing the preemptible did not free the '
                          'quota' % rule)
+
+    def compute_service_id(self):
+        (service,) = self.os_admin.identity_services_v3_client.list_services(
+            type='compute')['services']
+        return service['id']
+
+    def set_disk_limit(self, rule, project, gigabytes):
+        """Keystone's limit of class:DISK_GB for ``project`` (POST
+        /v3/limits, as admin), removed at cleanup."""
+        limits = self.os_admin.identity_limits_client
+        made = outcomes.must_succeed(
+            self, '%s (an admin sets the project\'s class:DISK_GB limit to '
+            '%d)' % (rule, gigabytes), limits.create_limit,
+            CONF.compute.region or CONF.identity.region,
+            self.compute_service_id(), project, DISK_LIMIT, gigabytes)
+        (limit,) = made['limits']
+        self.addCleanup(delete_limit, limits, limit['id'])
+
+    @decorators.idempotent_id('55931866-41d7-47df-9b3e-66f37045b97e')
+    @decorators.attr(type=['slow'])
+    def test_preemptibles_count_toward_disk_limit(self):
+        rule = ('spec: preemptible instances count toward the disk quota '
+                'like regular instances')
+        if not CONF.compute_feature_enabled.unified_limits:
+            self.skipTest(skips.NO_UNIFIED_LIMITS)
+        if not CONF.auth.use_dynamic_credentials:
+            # A limit set on a pre-provisioned project would change a
+            # vendor's quota for the time of the test.
+            self.skipTest(skips.needs_admin(
+                'POST /v3/limits for a project of the test\'s own, as '
+                'Tempest\'s dynamic credentials make (a pre-provisioned '
+                'project\'s limits are not the test\'s to change)'))
+        project = self.servers.tenant_id
+        disk = self.flavors.show_flavor(self.preemptible_flavor)['flavor'][
+            'disk']
+        # Placement's count is the one nova checks a limit against.
+        before = self.placement.usages(project).get('DISK_GB', 0)
+        self.set_disk_limit(rule, project, before + disk)
+        preemptible = self.boot_accepted(rule, flavor=self.preemptible_flavor)
+        self.assertEqual('ACTIVE', self.host_of(preemptible)[0])
+        used = self.placement.usages(project).get('DISK_GB', 0)
+        self.assertEqual(
+            before + disk, used,
+            '%s: placement counts %d GB of disk in use for the project with '
+            'preemptible %s (%d GB) running, %d GB before it' % (
+                rule, used, preemptible, disk, before))
+        # The project's disk limit has no room left but for the preemptible.
+        self.assert_boot_refused(self.regular_flavor, DISK_LIMIT, rule)
+        outcomes.must_succeed(self, '%s (deleting preemptible %s)' % (
+            rule, preemptible), self.delete_server, preemptible)
+        # Nova answers 404 for the server before its compute has removed
+        # the allocation: the gone server's disk is freed, bounded.
+        self.assert_within(
+            '%s: preemptible %s is deleted, and placement still counts its '
+            'disk for the project' % (rule, preemptible),
+            lambda: self.placement.usages(project).get('DISK_GB', 0) <= (
+                before),
+            lambda: '%s GB in use, %d before the preemptible' % (
+                self.placement.usages(project).get('DISK_GB', 0), before))
+        regular = self.boot_accepted(
+            '%s (a regular boot once the preemptible is deleted)' % rule,
+            flavor=self.regular_flavor)
+        self.assertEqual('ACTIVE', self.host_of(regular)[0],
+                         '%s: freeing the preemptible did not free the '
+                         'disk limit' % rule)
+
+
+def delete_limit(limits, limit_id):
+    """DELETE /v3/limits/{id}: Tempest's limits client has no delete."""
+    resp, _ = limits.delete('limits/%s' % limit_id)
+    limits.expected_success(204, resp.status)
 
 
 class PreemptibleLeaseTest(PreemptibleTest):

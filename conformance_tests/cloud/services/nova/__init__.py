@@ -93,7 +93,10 @@ class Nova(base.Service):
     # domain of every compute's FQDN hypervisor hostname.
     # host_size: None (the fake driver's size) or every compute's
     # {'vcpus': N, 'memory_mb': N, 'local_gb': N}.
+    # unified_limits: nova counts quota with keystone's unified limits
+    # ([quota] driver UnifiedLimitsDriver; registered limits made at up).
     settings = {'count_usage_from_placement': True,
+                'unified_limits': False,
                 'zone_computes': layout.DEFAULT_ZONE_COMPUTES,
                 'hypervisor_domain': '',
                 'host_size': None}
@@ -107,6 +110,8 @@ class Nova(base.Service):
 
     def after_ready(self, ctx):
         self._make_zones(ctx)
+        if ctx.settings['unified_limits']:
+            register_limits(ctx)
         _, _, root = http.request('GET', ctx.url(self.name) + '/')
         v21 = next(v for v in root['versions'] if v['id'] == 'v2.1')
         ctx.outputs[self.name] = {'microversions': (
@@ -135,7 +140,8 @@ class Nova(base.Service):
             'service_available': {'nova': 'true'},
             'compute-feature-enabled': {
                 'scheduler_enabled_filters': ','.join(
-                    scheduler_filters(ctx))},
+                    scheduler_filters(ctx)),
+                'unified_limits': str(ctx.settings['unified_limits']).lower()},
             'compute': {
                 'min_microversion': low,
                 'max_microversion': high,
@@ -251,6 +257,7 @@ def nova_config(ctx):
             'count_usage_from_placement']}, **zone_quota(
                 ctx.settings['zone_computes'])),
         'filter_scheduler': {'enabled_filters': scheduler_filters(ctx)},
+        'oslo_limit': unified_limits_section(ctx, user),
         # nova's own default, which its test harness turns to 'error': a
         # response nova's schema does not expect is logged, not refused.
         # Otherwise a mutant that changes a view would be refused by nova
@@ -258,6 +265,10 @@ def nova_config(ctx):
         # the view; and nothing could list what such a cloud holds.
         'api': {'response_validation': 'warn'},
     }
+    if ctx.settings['unified_limits']:
+        flags['quota']['driver'] = UNIFIED_LIMITS_DRIVER
+    else:
+        del flags['oslo_limit']
     for contributed in ctx.contributions(NOVA_CONF):
         for group, options in contributed.items():
             mine = flags.setdefault(group, {})
@@ -283,6 +294,58 @@ def nova_config(ctx):
                 c[0]: hypervisor_hostname(c[0], ctx.settings)
                 for c in computes + extra
                 if hypervisor_hostname(c[0], ctx.settings) != c[0]}}
+
+
+UNIFIED_LIMITS_DRIVER = 'nova.quota.UnifiedLimitsDriver'
+
+#: The registered limits (keystone's defaults for every project) of the
+#: unified-limits profile: nova's own legacy defaults, and 1000 GB of
+#: disk, which legacy quota does not count. Nova refuses a boot whose
+#: resource has no registered limit, so every resource it checks has one.
+REGISTERED_LIMITS = {
+    'servers': 10,
+    'class:VCPU': 20,
+    'class:MEMORY_MB': 51200,
+    'class:DISK_GB': 1000,
+    'server_metadata_items': 128,
+    'server_injected_files': 5,
+    'server_injected_file_content_bytes': 10240,
+    'server_injected_file_path_bytes': 255,
+    'server_key_pairs': 100,
+    'server_groups': 10,
+    'server_group_members': 10,
+}
+
+
+def unified_limits_section(ctx, user):
+    """[oslo_limit]: how nova's limit enforcer (oslo.limit) reads
+    keystone's limits, as nova's service user (admin in the service
+    project, which keystone lets read every project's limits), finding
+    its own endpoint by type and region. endpoint_id is unset on purpose:
+    nova's test harness sets it to a placeholder for its unit tests'
+    fake keystone."""
+    return dict(service_configs.service_auth(ctx.identity_uri, user),
+                endpoint_id=None,
+                endpoint_service_type='compute',
+                endpoint_region_name=ctx.region,
+                endpoint_interface='public')
+
+
+def register_limits(ctx):
+    """What an operator does once for unified limits: nova's registered
+    limits in keystone, for the compute service of the cloud's region."""
+    token = ctx.admin_token()
+    _, _, found = http.request('GET', ctx.identity_uri + '/services?type='
+                               'compute', token=token)
+    (service,) = found['services']
+    http.request('POST', ctx.identity_uri + '/registered_limits', {
+        'registered_limits': [
+            {'service_id': service['id'], 'region_id': ctx.region,
+             'resource_name': name, 'default_limit': value}
+            for name, value in sorted(REGISTERED_LIMITS.items())]},
+        token=token)
+    ctx.say('unified limits: nova counts quota with keystone\'s limits '
+            '(%d registered)' % len(REGISTERED_LIMITS))
 
 
 def hypervisor_hostname(host, settings):

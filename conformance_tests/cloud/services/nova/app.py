@@ -225,6 +225,10 @@ class NovaCloud(object):
         for module in self.config.get('imports', ()):
             importlib.import_module(module)
         _register_rpc_server_opts(conf)
+        if 'oslo_limit' in self.config['flags']:
+            # nova registers them only when it first enforces a limit
+            from oslo_limit import opts as limit_opts
+            limit_opts.register_opts(conf)
         for group, options in self.config['flags'].items():
             options = newer_options_dropped(conf, group, options)
             if 'auth_type' in options:

@@ -153,3 +153,40 @@ def down_cell_servers_active():
     views.ViewBuilder.basic = claiming_active(views.ViewBuilder.basic)
     views.ViewBuilder._show_from_down_cell = claiming_active(
         views.ViewBuilder._show_from_down_cell)
+
+
+@register(
+    'unified-limits-preemptible-disk-free', 'nova',
+    targets=('reservation.preemptible.disk-quota',),
+    rule='preemptible instances count toward the disk quota like regular '
+         'ones (here unified limits leave their disk out of the usage)',
+    profile='unified-limits')
+def preemptible_disk_free():
+    from nova import context as nova_context
+    from nova.limit import placement as limit_placement
+    from nova import objects
+
+    original = limit_placement._get_usage
+
+    def preemptible_disk(context, project_id):
+        found = nova_context.scatter_gather_all_cells(
+            context.elevated(), objects.InstanceList.get_by_filters,
+            {'project_id': project_id, 'deleted': False},
+            expected_attrs=['flavor'])
+        return sum(
+            instance.flavor.root_gb + instance.flavor.ephemeral_gb
+            for instances in found.values()
+            if not nova_context.is_cell_failure_sentinel(instances)
+            for instance in instances
+            if instance.flavor.extra_specs.get(
+                'blazar:preemptible') == 'true')
+
+    def without_preemptible_disk(context, project_id, resource_names):
+        usage = original(context, project_id, resource_names)
+        if 'class:DISK_GB' in usage:
+            usage['class:DISK_GB'] = max(
+                0, usage['class:DISK_GB'] - preemptible_disk(
+                    context, project_id))
+        return usage
+
+    limit_placement._get_usage = without_preemptible_disk
