@@ -388,6 +388,20 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         self.fail('%s: lease %s is %s, not ACTIVE: %s' % (
             rule, lease['id'], lease['status'], evidence))
 
+    def assert_left_before_start(self, evicted, host, lease, rule):
+        """Terminated *before* the lease is active: the gone server left
+        the host (its destroy ended) before blazar finished the lease's
+        start_lease event."""
+        left = self.destroyed_at(evicted, self.instance_actions(evicted))
+        start = leases.event(lease, 'start_lease') or {}
+        done = leases.moment(start.get('updated_at'))
+        self.assertTrue(
+            left is not None and done is not None and left <= done,
+            '%s: preemptible %s left %s at %s, lease %s became active '
+            '(start_lease event %s) at %s' % (
+                rule, evicted, host, leases.clock(left), lease['id'],
+                start.get('status'), leases.clock(done)))
+
     def assert_terminated(self, server_id, host, lease, rule):
         """Nova was asked to delete ``server_id`` (it is gone or being
         deleted) by the time ``lease`` is what it is."""
@@ -650,17 +664,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assert_terminated(evicted, host, lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
-        # Terminated *before* the lease is active: the server left the host
-        # (its destroy ended) before blazar finished the start_lease event.
-        left = self.destroyed_at(evicted, self.instance_actions(evicted))
-        start = leases.event(lease, 'start_lease') or {}
-        done = leases.moment(start.get('updated_at'))
-        self.assertTrue(
-            left is not None and done is not None and left <= done,
-            '%s: preemptible %s left %s at %s, lease %s became active '
-            '(start_lease event %s) at %s' % (
-                rule, evicted, host, leases.clock(left), lease['id'],
-                start.get('status'), leases.clock(done)))
+        self.assert_left_before_start(evicted, host, lease, rule)
         untouched = ('spec: preemptibles on other freepool hosts are '
                      'untouched')
         self.assert_untouched(kept, other, untouched)
@@ -835,6 +839,10 @@ class PreemptibleLeaseTest(PreemptibleTest):
                               self.instance_actions(evicted))))
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
+        # Terminated *before* the lease is active, as for a host lease: a
+        # preemptible still being deleted when the lease went ACTIVE was
+        # not terminated before it.
+        self.assert_left_before_start(evicted, host, lease, rule)
         self.assert_untouched(kept, other,
                               'spec: servers on hosts the reservation does '
                               'not allocate are untouched')

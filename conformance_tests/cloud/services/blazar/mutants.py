@@ -263,7 +263,8 @@ def reservation_errors_are_4xx():
 # Upstream already breaks these rules, so each mutant breaks one step of
 # its reference again, on top of it; the references are applied first.
 
-@register('blazar-ref-no-wait-for-deletion', 'blazar', (EVICTS, RACE),
+@register('blazar-ref-no-wait-for-deletion', 'blazar',
+          (EVICTS, RACE, INSTANCE_EVICTS),
           'preemptibles on the allocated host are gone before the host '
           'joins the reservation: the reference deletes them but moves the '
           'host on without waiting, as blazar 18 does',
