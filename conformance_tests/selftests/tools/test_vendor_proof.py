@@ -48,6 +48,26 @@ class MemberRunTest(testtools.TestCase):
         self.assertEqual(1, len(problems))
         self.assertIn('blazar.a (blazar disabled)', problems[0])
 
+    def test_a_seed_neither_run_selected_is_not_judged(self):
+        # `conformance packaged run --seed 004`: seed 002 is in neither
+        # run, so its service being off says nothing.
+        admin = dict(ADMIN, **{'senlin.a': ('not-in-scope', ''),
+                               'senlin.drs': ('not-in-scope', '')})
+        self.assertEqual([], vendor_proof.judge_member_run({
+            'nova.a': ('pass', ''), 'senlin.a': ('not-in-scope', ''),
+            'senlin.drs': ('not-in-scope', ''),
+            'blazar.a': ('not-applicable', NA_SERVICE)}, admin, REPORT,
+            disabled=('senlin', 'blazar')))
+
+    def test_a_capability_only_the_admin_run_selected_is_a_problem(self):
+        problems = self.judge({
+            'nova.a': ('not-in-scope', ''),
+            'senlin.a': ('expected-fail', ''),
+            'senlin.drs': ('not-applicable', NA_ADMIN),
+            'blazar.a': ('not-applicable', NA_SERVICE)})
+        self.assertEqual(['member run: nova.a is not-in-scope, the admin '
+                          'run pass'], problems)
+
 
 class RunWithoutServiceTest(testtools.TestCase):
 
