@@ -388,6 +388,21 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         self.fail('%s: lease %s is %s, not ACTIVE: %s' % (
             rule, lease['id'], lease['status'], evidence))
 
+    def assert_instance_evicted(self, lease, host, evicted, rule):
+        """The instance lease is ACTIVE and nova was asked to delete
+        ``evicted`` (it is gone or being deleted); if not, fail with what
+        the APIs show of the server and the host's aggregates."""
+        self.assert_active(lease, rule)
+        state = self.termination_state(evicted)
+        if state not in ('gone', 'deleting'):
+            self.fail('%s: with instance lease %s ACTIVE, preemptible %s '
+                      'still runs on %s: %s; %s' % (
+                          rule, lease['id'], evicted, host, state,
+                          leases.instance_start_evidence(
+                              lease, host, self.aggregates_now(),
+                              CONF.conformance.blazar_freepool, evicted,
+                              self.instance_actions(evicted))))
+
     def assert_left_before_start(self, evicted, host, lease, rule):
         """Terminated *before* the lease is active: the gone server left
         the host (its destroy ended) before blazar finished the lease's
@@ -727,10 +742,37 @@ class PreemptibleLeaseTest(PreemptibleTest):
     def test_preemptibles_racing_a_lease_start_never_run_on_its_host(self):
         rule = ('spec: once termination requests are sent, no new '
                 'preemptible instance starts on the allocated host')
+
+        def started(lease, host, evicted):
+            # A race that leaves the lease unusable breaks the rule too.
+            self.assert_started(lease, host, evicted, rule)
+            # Without a termination request there is no race to judge:
+            # the preemptible already there must have been asked to go.
+            self.assert_terminated(evicted, host, lease, rule)
+        self.race_lease_start(rule, leases.host_reservation, started)
+
+    @decorators.attr(type=['disruptive'])
+    @decorators.idempotent_id('f7f45e0b-8c4e-42d5-b80c-07d0cc773a28')
+    @decorators.attr(type=['slow'])
+    def test_preemptibles_racing_an_instance_lease_start_never_run_there(
+            self):
+        rule = ('spec: once termination requests are sent, no new '
+                'preemptible instance starts on the host allocated to an '
+                'instance reservation')
+
+        def started(lease, host, evicted):
+            self.assert_instance_evicted(lease, host, evicted, rule)
+        self.race_lease_start(rule, leases.instance_reservation, started)
+
+    def race_lease_start(self, rule, reservation, started):
+        """The spec's race between nova's scheduler and blazar's manager
+        on a lease of ``reservation`` over a freepool host with a
+        preemptible on it; ``started(lease, host, evicted)`` asserts that
+        the lease started and asked that preemptible to go."""
         host = self.pool_hosts[0]
         evicted = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
-        lease = self.lease_host(host, rule)
+        lease = self.lease_host(host, rule, reservation)
         # The race: preemptibles asked for the host from the moment
         # blazar's termination request for the one already there shows in
         # nova, one after the other, as fast as nova takes them, until
@@ -742,11 +784,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
             racers.append(self.boot_on(host, self.preemptible_flavor, rule))
             status = self.leases.show_lease(lease['id'])['lease']['status']
         lease, took = self.wait_lease_stable(lease['id'])
-        # A race that leaves the lease unusable breaks the rule too.
-        self.assert_started(lease, host, evicted, rule)
-        # Without a termination request there is no race to judge: the
-        # preemptible already there must have been asked to go.
-        self.assert_terminated(evicted, host, lease, rule)
+        started(lease, host, evicted)
         asked = leases.termination_request(self.instance_actions(evicted))
         start = leases.event(lease, 'start_lease') or {}
         finished = leases.moment(start.get('updated_at'))
@@ -827,16 +865,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
             self.assertEqual(('ACTIVE', where), self.host_of(server_id))
         lease = self.lease_host(host, rule, leases.instance_reservation)
         lease, took = self.wait_lease_stable(lease['id'])
-        self.assert_active(lease, rule)
-        state = self.termination_state(evicted)
-        if state not in ('gone', 'deleting'):
-            self.fail('%s: with instance lease %s ACTIVE, preemptible %s '
-                      'still runs on %s: %s; %s' % (
-                          rule, lease['id'], evicted, host, state,
-                          leases.instance_start_evidence(
-                              lease, host, self.aggregates_now(),
-                              CONF.conformance.blazar_freepool, evicted,
-                              self.instance_actions(evicted))))
+        self.assert_instance_evicted(lease, host, evicted, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
                       lambda: self._server_gone(evicted))
         # Terminated *before* the lease is active, as for a host lease: a

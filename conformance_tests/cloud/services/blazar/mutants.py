@@ -24,6 +24,8 @@ INSTANCE_EVICTS = 'reservation.lease.instance-reservation-evicts'
 INSTANCE_REFUSES = ('reservation.lease.instance-reservation-refuses-'
                     'preemptibles')
 RACE = 'reservation.lease.no-preemptible-after-termination'
+INSTANCE_RACE = ('reservation.lease.instance-no-preemptible-after-'
+                 'termination')
 GRACEFUL = 'reservation.lease.graceful-termination'
 API_ERRORS = 'reservation.api.bad-reservations'
 LIFECYCLE = 'reservation.api.lease-lifecycle'
@@ -223,11 +225,21 @@ def _instance_reservation_preemptible(reservation_id):
     return lambda server: not _reservation_flavor(server)
 
 
+#: Whether the instance reference puts the hosts in the reservation's
+#: aggregate before it terminates their preemptibles (the spec's race:
+#: no new preemptible once termination requests are sent; with
+#: blazar-instance-host-refuses-preemptibles a host in that aggregate
+#: refuses them). blazar-ref-instance-terminates-first turns it off.
+INSTANCE_AGGREGATE_FIRST = True
+
+
 @reference('blazar-instance-reservation-termination', 'blazar',
-           (INSTANCE_EVICTS,),
+           (INSTANCE_EVICTS, INSTANCE_RACE),
            'at the start of an instance reservation, the servers on its '
            'hosts that do not use the reservation\'s flavor are terminated '
-           '(softly first) before the lease is active')
+           '(softly first) before the lease is active, once the hosts are '
+           'in the reservation\'s aggregate (which refuses new '
+           'preemptibles)')
 def instance_reservation_termination():
     from blazar.db import api as db_api
     from blazar.plugins.instances import instance_plugin
@@ -235,7 +247,7 @@ def instance_reservation_termination():
     plugin = instance_plugin.VirtualInstancePlugin
     original = plugin.on_start
 
-    def on_start(self, resource_id):
+    def terminate(resource_id):
         reservation_id = db_api.instance_reservation_get(resource_id)[
             'reservation_id']
         pool = _pool_class()()
@@ -245,7 +257,14 @@ def instance_reservation_termination():
         for host_id in sorted(hosts):
             _terminate(pool, db_api.host_get(host_id)['service_name'],
                        _instance_reservation_preemptible(reservation_id))
-        return original(self, resource_id)
+
+    def on_start(self, resource_id):
+        if not INSTANCE_AGGREGATE_FIRST:
+            terminate(resource_id)
+        result = original(self, resource_id)
+        if INSTANCE_AGGREGATE_FIRST:
+            terminate(resource_id)
+        return result
 
     plugin.on_start = on_start
 
@@ -276,6 +295,18 @@ def ref_no_wait_for_deletion():
         return None
 
     _wait_gone = _no_wait
+
+
+@register('blazar-ref-instance-terminates-first', 'blazar',
+          (INSTANCE_RACE,),
+          'no new preemptible starts on a host allocated to an instance '
+          'reservation once termination requests are sent: the reference '
+          'terminates the host\'s preemptibles while the host is only in '
+          'the freepool, and puts it in the reservation\'s aggregate after',
+          profile='spec-reference')
+def ref_instance_terminates_first():
+    global INSTANCE_AGGREGATE_FIRST
+    INSTANCE_AGGREGATE_FIRST = False
 
 
 @register('blazar-ref-terminates-in-freepool', 'blazar', (RACE,),
@@ -376,7 +407,7 @@ def ref_too_few_hosts_500():
 # so the report judges it `fail`.
 
 @register('blazar-lease-start-errors', 'blazar',
-          (EVICTS, RACE, GRACEFUL, INSTANCE_EVICTS),
+          (EVICTS, RACE, GRACEFUL, INSTANCE_EVICTS, INSTANCE_RACE),
           'blazar errors every lease start that adds a host '
           'to an aggregate, before it touches the host or its servers (no '
           'removal from the freepool, no delete, no nova 409)',
@@ -429,7 +460,7 @@ def add_refused_after_eviction():
 
 
 @register('blazar-instance-host-not-aggregated', 'blazar',
-          (INSTANCE_REFUSES, INSTANCE_EVICTS),
+          (INSTANCE_REFUSES, INSTANCE_EVICTS, INSTANCE_RACE),
           'an instance lease starts without putting its host '
           'in the reservation\'s aggregate (blazar adds nothing to it), so '
           'the host is only in the freepool',
