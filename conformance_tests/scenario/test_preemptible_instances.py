@@ -494,6 +494,16 @@ class PreemptibleQuotaTest(PreemptibleTest):
                       '%s: the 403 does not name %s: %s' % (
                           rule, what, refusal.resp_body))
 
+    def assert_regular_boots(self, rule, freed):
+        """Once the preemptible is deleted, a regular boot is accepted
+        and starts: deleting it freed ``freed``."""
+        regular = self.boot_accepted(
+            '%s (a regular boot once the preemptible is deleted)' % rule,
+            flavor=self.regular_flavor)
+        self.assertEqual('ACTIVE', self.host_of(regular)[0],
+                         '%s: freeing the preemptible did not free the '
+                         '%s' % (rule, freed))
+
     def set_quota(self, rule, project, **limits):
         outcomes.must_succeed(
             self, '%s (an admin sets the quota %s)' % (rule, limits),
@@ -540,12 +550,7 @@ class PreemptibleQuotaTest(PreemptibleTest):
                        cores=used['Cores'], ram=used['RAM'])
         outcomes.must_succeed(self, '%s (deleting preemptible %s)' % (
             rule, preemptible), self.delete_server, preemptible)
-        regular = self.boot_accepted(
-            '%s (a regular boot once the preemptible is deleted)' % rule,
-            flavor=self.regular_flavor)
-        self.assertEqual('ACTIVE', self.host_of(regular)[0],
-                         '%s: freeing the preemptible did not free the '
-                         'quota' % rule)
+        self.assert_regular_boots(rule, 'quota')
 
     def compute_service_id(self):
         (service,) = self.os_admin.identity_services_v3_client.list_services(
@@ -605,12 +610,7 @@ class PreemptibleQuotaTest(PreemptibleTest):
                 before),
             lambda: '%s GB in use, %d before the preemptible' % (
                 self.placement.usages(project).get('DISK_GB', 0), before))
-        regular = self.boot_accepted(
-            '%s (a regular boot once the preemptible is deleted)' % rule,
-            flavor=self.regular_flavor)
-        self.assertEqual('ACTIVE', self.host_of(regular)[0],
-                         '%s: freeing the preemptible did not free the '
-                         'disk limit' % rule)
+        self.assert_regular_boots(rule, 'disk limit')
 
 
 def delete_limit(limits, limit_id):
