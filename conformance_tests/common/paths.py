@@ -33,9 +33,12 @@ def tmp_env(parent, env=None):
     ``<parent>/tmp``, made private (0700).
 
     Tempest and stestr leave files in the temporary directory: the load
-    list of each worker (our test ids), and Tempest's workspace lock
-    (``tempest-lock``). A run that owns a directory keeps them there, so
-    that /tmp holds nothing of a run once it is over."""
-    path = os.path.join(parent, TMP_DIR)
+    list of each worker (our test ids; a killed run leaves them), and
+    Tempest's workspace lock (``tempest-lock``). A run that owns a
+    directory keeps them there, so that /tmp holds nothing of a run once
+    it is over. The path is absolute: the processes run in another
+    directory (the workspace), and Python's tempfile falls back to /tmp
+    when TMPDIR names no directory from there."""
+    path = os.path.abspath(os.path.join(parent, TMP_DIR))
     os.makedirs(path, mode=0o700, exist_ok=True)
     return dict(os.environ if env is None else env, TMPDIR=path)

@@ -42,6 +42,7 @@ import sys
 import time
 import uuid
 
+from conformance_tests.common import paths
 from conformance_tests.common import ui
 from conformance_tests.tools import proof_errors
 from conformance_tests.tools import proof_seed_objects
@@ -294,15 +295,16 @@ def start_run(workspace, workdir):
     ui.say('tempest run --regex %s (concurrency 2)' % REGEX)
     # stestr writes each worker's test list to a temporary file that the
     # SIGKILL leaves: in the workdir, not in /tmp. (The embedded cloud's
-    # tempest.conf sets Tempest's lock_path itself.)
-    tmp = os.path.join(workdir, 'cleanup-proof-tmp')
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
+    # tempest.conf sets Tempest's lock_path itself.) A relative TMPDIR
+    # (the default workdir is) named nothing from the workspace, and the
+    # lists went to /tmp: paths.tmp_env makes it absolute.
+    tmp_parent = os.path.join(workdir, 'cleanup-proof')
+    shutil.rmtree(tmp_parent, ignore_errors=True)
     return subprocess.Popen(
         [tempest, 'run', '--concurrency', '2', '--regex', REGEX],
         cwd=workspace, stdout=log, stderr=subprocess.STDOUT,
         stdin=subprocess.DEVNULL, start_new_session=True,
-        env=dict(os.environ, TMPDIR=tmp))
+        env=paths.tmp_env(tmp_parent))
 
 
 def wait_for_run_servers(ctx, baseline, run):

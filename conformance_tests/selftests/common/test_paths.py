@@ -24,8 +24,26 @@ class TmpEnvTest(testtools.TestCase):
         self.assertEqual(tmp, os.path.dirname(made.stdout.strip()))
         self.assertEqual(0o700, stat.S_IMODE(os.stat(tmp).st_mode))
 
+    def test_a_relative_parent_holds_in_another_directory(self):
+        # The default workdir is relative and Tempest runs in the
+        # workspace: a relative TMPDIR named nothing there, and Python's
+        # tempfile fell back to /tmp (the cleanup proof's killed run left
+        # its workers' test lists there).
+        top = self.useFixture(fixtures.TempDir()).path
+        os.makedirs(os.path.join(top, 'workdir', 'workspace'))
+        self.useFixture(fixtures.MonkeyPatch('os.getcwd', lambda: top))
+        env = paths.tmp_env('workdir')
+        made = subprocess.run(
+            [sys.executable, '-c',
+             'import tempfile; print(tempfile.mkstemp()[1])'],
+            env=env, capture_output=True, text=True, check=True,
+            cwd=os.path.join(top, 'workdir', 'workspace'))
+        self.assertEqual(os.path.join(top, 'workdir', 'tmp'),
+                         os.path.dirname(made.stdout.strip()))
+
     def test_the_given_environment_is_kept(self):
         parent = self.useFixture(fixtures.TempDir()).path
         env = paths.tmp_env(parent, {'A': '1'})
         self.assertEqual({'A': '1', 'TMPDIR': os.path.join(parent, 'tmp')},
                          env)
+        self.assertTrue(os.path.isabs(env['TMPDIR']))
