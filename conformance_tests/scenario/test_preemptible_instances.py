@@ -584,14 +584,17 @@ class PreemptibleQuotaTest(PreemptibleTest):
                 'Tempest\'s dynamic credentials make (a pre-provisioned '
                 'project\'s limits are not the test\'s to change)'))
         project = self.servers.tenant_id
+
+        def disk_in_use():
+            # Placement's count is the one nova checks a limit against.
+            return self.placement.usages(project).get('DISK_GB', 0)
         disk = self.flavors.show_flavor(self.preemptible_flavor)['flavor'][
             'disk']
-        # Placement's count is the one nova checks a limit against.
-        before = self.placement.usages(project).get('DISK_GB', 0)
+        before = disk_in_use()
         self.set_disk_limit(rule, project, before + disk)
         preemptible = self.boot_accepted(rule, flavor=self.preemptible_flavor)
         self.assertEqual('ACTIVE', self.host_of(preemptible)[0])
-        used = self.placement.usages(project).get('DISK_GB', 0)
+        used = disk_in_use()
         self.assertEqual(
             before + disk, used,
             '%s: placement counts %d GB of disk in use for the project with '
@@ -606,10 +609,9 @@ class PreemptibleQuotaTest(PreemptibleTest):
         self.assert_within(
             '%s: preemptible %s is deleted, and placement still counts its '
             'disk for the project' % (rule, preemptible),
-            lambda: self.placement.usages(project).get('DISK_GB', 0) <= (
-                before),
+            lambda: disk_in_use() <= before,
             lambda: '%s GB in use, %d before the preemptible' % (
-                self.placement.usages(project).get('DISK_GB', 0), before))
+                disk_in_use(), before))
         self.assert_regular_boots(rule, 'disk limit')
 
 

@@ -37,6 +37,7 @@ import time
 import yaml
 
 from conformance_tests.cloud import secrets
+from conformance_tests.report import build
 from conformance_tests.common import ui
 from conformance_tests.tools import host_probe
 
@@ -49,7 +50,6 @@ MEMBER_DISABLED = ('blazar',)
 ADMIN_DISABLED = ('senlin',)
 NEEDS_ADMIN = 'needs admin'
 NOT_AVAILABLE = 'service not available'
-NOT_IN_SCOPE = 'not-in-scope'
 
 
 class ProofError(Exception):
@@ -195,8 +195,8 @@ def judge_member_run(member, admin, report, disabled=MEMBER_DISABLED):
     seeds = {c['id']: c['seed'] for c in report['capabilities']}
     for cap, (status, why) in sorted(member.items()):
         off = _off_seed(seeds[cap], disabled)
-        if status == NOT_IN_SCOPE and admin.get(cap, ('missing',))[0] == (
-                NOT_IN_SCOPE):
+        if status == build.NOT_IN_SCOPE and admin.get(
+                cap, ('missing',))[0] == build.NOT_IN_SCOPE:
             continue  # neither run selected it (a run of some seeds)
         if status == 'fail':
             problems.append('member run: %s fails: %s' % (cap, why[:300]))

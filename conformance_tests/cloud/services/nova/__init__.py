@@ -257,7 +257,6 @@ def nova_config(ctx):
             'count_usage_from_placement']}, **zone_quota(
                 ctx.settings['zone_computes'])),
         'filter_scheduler': {'enabled_filters': scheduler_filters(ctx)},
-        'oslo_limit': unified_limits_section(ctx, user),
         # nova's own default, which its test harness turns to 'error': a
         # response nova's schema does not expect is logged, not refused.
         # Otherwise a mutant that changes a view would be refused by nova
@@ -267,8 +266,7 @@ def nova_config(ctx):
     }
     if ctx.settings['unified_limits']:
         flags['quota']['driver'] = UNIFIED_LIMITS_DRIVER
-    else:
-        del flags['oslo_limit']
+        flags['oslo_limit'] = unified_limits_section(ctx, user)
     for contributed in ctx.contributions(NOVA_CONF):
         for group, options in contributed.items():
             mine = flags.setdefault(group, {})
