@@ -56,10 +56,16 @@ NO_VALID_HOST = 'No valid host'
 OWNER_BOOT = ('spec: the reservation owner\'s boot is accepted and lands on '
               'the reserved host')
 # At most this many preemptibles are asked for the allocated host while its
-# lease starts: from blazar's first termination request, one after the
-# other, as fast as nova takes them (on the embedded cloud the 8 take about
-# 1.5 s of a window of about 6 s).
+# lease starts, one after the other, as fast as nova takes them (on the
+# embedded cloud the 8 take about 1.5 s of a window of about 6 s).
 RACERS = 8
+# Of them, at most this many before the test has seen blazar's first
+# termination request: the stream starts when blazar starts the lease
+# (STARTING), so that a boot is on its way when the requests are sent
+# and the test's own poll of them is not part of the race; these early
+# ones land before the host leaves the freepool (then they are evictees
+# like the first) or are refused.
+EARLY_RACERS = 3
 SEED = 'the seed-004 tests'
 
 
@@ -711,25 +717,48 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.wait_for('server %s to settle or go' % server_id, settled)
         return found['o']
 
-    def wait_termination_request(self, server_id, lease_id):
-        """Wait until nova has blazar's first termination request (a stop
-        or a delete) for preemptible ``server_id``, or the lease has left
-        PENDING and STARTING; return (when it was asked or None, the
-        lease's status). Polled every [conformance] poll_interval: the
-        racing boots start as soon as it shows."""
+    def wait_lease_starting(self, lease_id):
+        """Wait until blazar has begun lease ``lease_id``'s start (it has
+        left PENDING); return its status. Polled every [conformance]
+        poll_interval: the racing boots start as soon as it shows."""
         found = {}
 
-        def seen():
+        def begun():
             found['status'] = self.leases.show_lease(
                 lease_id)['lease']['status']
-            found['asked'] = leases.termination_request(
-                self.instance_actions(server_id))
-            return found['asked'] is not None or found['status'] in (
-                leases.ACTIVE, leases.ERROR, leases.TERMINATED)
+            return found['status'] != leases.PENDING
 
-        test_utils.call_until_true(seen, CONF.compute.build_timeout,
+        test_utils.call_until_true(begun, CONF.compute.build_timeout,
                                    CONF.conformance.poll_interval)
-        return found['asked'], found['status']
+        return found['status']
+
+    def race(self, host, evicted, lease_id, rule):
+        """Preemptibles asked for ``host`` one after the other while lease
+        ``lease_id`` starts: from when blazar begins the start until the
+        lease leaves its transitional states, RACERS in all, at most
+        EARLY_RACERS of them before nova shows blazar's first termination
+        request for ``evicted`` (then the stream waits for it, polled),
+        for at most [compute] build_timeout (wait_lease_stable then judges
+        a lease that never leaves STARTING). Return the racing servers'
+        ids."""
+        status = self.wait_lease_starting(lease_id)
+        deadline = time.monotonic() + CONF.compute.build_timeout
+        racers = []
+        early = 0
+        asked = None
+        while (status not in leases.STABLE and len(racers) < RACERS
+               and time.monotonic() < deadline):
+            if asked is None:
+                asked = leases.termination_request(
+                    self.instance_actions(evicted))
+            if asked is not None or early < EARLY_RACERS:
+                racers.append(self.boot_on(host, self.preemptible_flavor,
+                                           rule))
+                early += asked is None
+            else:
+                time.sleep(CONF.conformance.poll_interval)
+            status = self.leases.show_lease(lease_id)['lease']['status']
+        return racers
 
     def creation_action(self, server_id):
         """The server's create instance action, with its events."""
@@ -775,16 +804,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
         evicted = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
         lease = self.lease_host(host, rule, reservation)
-        # The race: preemptibles asked for the host from the moment
-        # blazar's termination request for the one already there shows in
-        # nova, one after the other, as fast as nova takes them, until
-        # blazar has left the lease's transitional states (or RACERS).
-        asked, status = self.wait_termination_request(evicted, lease['id'])
-        racers = []
-        while asked is not None and len(racers) < RACERS and status not in (
-                leases.ACTIVE, leases.ERROR, leases.TERMINATED):
-            racers.append(self.boot_on(host, self.preemptible_flavor, rule))
-            status = self.leases.show_lease(lease['id'])['lease']['status']
+        racers = self.race(host, evicted, lease['id'], rule)
         lease, took = self.wait_lease_stable(lease['id'])
         started(lease, host, evicted)
         asked = leases.termination_request(self.instance_actions(evicted))
@@ -816,19 +836,21 @@ class PreemptibleLeaseTest(PreemptibleTest):
             self.skipTest(
                 'no racing boot overlapped the lease start: blazar asked '
                 'nova to terminate preemptible %s at %s and finished lease '
-                '%s\'s start_lease event at %s; %s. The racing boots start '
-                'once the test sees the termination request, polled every '
-                '[conformance] poll_interval (%s s): lower it, or raise '
-                'blazar\'s [preemptible] graceful_shutdown_time to widen '
-                'the window' % (
+                '%s\'s start_lease event at %s; %s. The racing boots are '
+                'asked one after the other from when the test sees the '
+                'lease STARTING (polled every [conformance] poll_interval, '
+                '%s s), at most %d before it sees the termination request: '
+                'a window shorter than one boot request cannot be raced. '
+                'Raise blazar\'s [preemptible] graceful_shutdown_time to '
+                'widen it' % (
                     evicted, leases.clock(asked), lease['id'],
                     leases.clock(finished),
                     'the %d racing boots were asked at %s' % (
                         len(seen), ', '.join(leases.clock(s[1])
                                              for s in seen))
-                    if seen else 'no racing boot was asked before the '
-                    'lease left STARTING',
-                    CONF.conformance.poll_interval))
+                    if seen else 'the test saw the lease leave STARTING '
+                    'before it could ask one',
+                    CONF.conformance.poll_interval, EARLY_RACERS))
         placed = [s for s in overlapped if s[2]]
         self.assertEqual(
             [], placed,
