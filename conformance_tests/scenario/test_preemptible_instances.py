@@ -719,7 +719,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
     def race(self, host, evicted, lease_id, rule):
         """Preemptibles asked for ``host`` one after the other while lease
         ``lease_id`` starts: from the poll (every [conformance]
-        poll_interval) that shows nova blazar's first termination request
+        poll_interval) that shows, in nova, blazar's first termination request
         for ``evicted`` until the lease leaves its transitional states, or
         RACERS. The wait for the request is bounded by [compute]
         build_timeout (then wait_lease_stable judges the lease). Return
