@@ -107,19 +107,25 @@ class _Beside(object):
 class EmbeddedCloud(object):
     def __init__(self, workdir, host='127.0.0.1',
                  port_base=DEFAULT_PORT_BASE, mutant=None, say=ui.say,
-                 zygotes=None, **settings):
+                 zygotes=None, serve=None, **settings):
         """``zygotes``: shared with other clouds of this command; None
-        starts the cloud's own for its start."""
+        starts the cloud's own for its start. ``serve``: (catalog types,
+        processes) to run only what serves them (services.serving); None
+        runs every service."""
         self.workdir = os.path.abspath(workdir)
         self.zygotes = zygotes
         self.host = host
         self.mutant = mutant
         self.say = say
-        self.services = services_mod.all()
-        # profiles.settings(name), e.g. count_usage_from_placement=False
-        self.settings = services_mod.resolve_settings(self.services,
-                                                      settings)
-        self.ports = services_mod.assign_ports(self.services, port_base)
+        every = services_mod.all()
+        self.services = services_mod.serving(*serve) if serve else every
+        # profiles.settings(name), e.g. count_usage_from_placement=False;
+        # a profile's setting of a service left out is still known.
+        self.settings = services_mod.resolve_settings(every, settings)
+        # Every service's ports, run or not: a slot's layout stays one.
+        self.ports = {name: listeners for name, listeners in (
+            services_mod.assign_ports(every, port_base).items())
+            if name in {s.name for s in self.services}}
         if self.settings['front_door']:
             front_door.assign_port(self.ports)
         self.processes = {}

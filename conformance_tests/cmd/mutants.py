@@ -240,9 +240,14 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
                                mutant.name, 'fail' if mutant.wrong_reason
                                else 'pass', profile))
     run_ids = scope.ids if args.matrix else mutant.targets
+    # Only what the tests it runs call: a service nobody calls costs the
+    # start its time and the other slots' cores (doc/bench.md).
+    serve = None
+    if not args.matrix:
+        serve = mutant_rules.cloud_services(mutant, by_id)
     cloud = launcher.EmbeddedCloud(mutant_dir, port_base=port_base,
                                    mutant=mutant.name, say=lambda m: None,
-                                   zygotes=forkers,
+                                   zygotes=forkers, serve=serve,
                                    **profiles.settings(profile))
     listing = listing or tempest_runner.Listing()
     try:
@@ -267,6 +272,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         mutant, scope.capabilities, results, judged,
         time.monotonic() - started, profile=profile, release=release),
         profile=profile,
+        services=[s.name for s in cloud.services],
         cloud_start_s=round(up - started, 1),
         tests_s=round(tests_done - up, 1),
         left_behind=mutant_rules.left_by_tests(mutant, inventory.differences))

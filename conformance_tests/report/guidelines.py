@@ -23,6 +23,11 @@ and what is expected of it where that is not a plain pass:
 ``by_deployment`` may also sit at the top of a file: it then applies to
 each of the file's capabilities (a capability's own entry wins).
 
+The top of a file names the ``service`` (catalog type) the feature
+belongs to and, in ``uses``, the other catalog types its tests call (a
+boot needs an image); a mutant's embedded cloud runs only those and what
+they depend on (cmd/mutants.py).
+
 An expectation without a signature is refused: a failure is expected only
 when it is the failure the guideline names.
 """
@@ -110,6 +115,20 @@ def _release_expectation(where, raw):
     return _expectation(where, raw)
 
 
+def _services(name, doc):
+    """The catalog types a file's tests call, its ``service`` first; None
+    when it names no service (its mutants' clouds run every service)."""
+    uses = doc.get('uses') or []
+    if 'service' not in doc and not uses:
+        return None
+    if not isinstance(doc.get('service'), str) or not isinstance(
+            uses, list) or not all(isinstance(u, str) for u in uses):
+        raise GuidelineError('%s: service is a catalog type and uses a list '
+                             'of them (the other services its tests call)'
+                             % name)
+    return [doc['service']] + [u for u in uses if u != doc['service']]
+
+
 def _capability(name, doc, cap):
     for key in ('id', 'rule', 'tests'):
         if not cap.get(key):
@@ -136,6 +155,7 @@ def _capability(name, doc, cap):
             raise GuidelineError('%s: expected_fail needs a reason' % where)
     return {
         'id': cap['id'], 'seed': doc['seed'], 'feature': doc['feature'],
+        'services': _services(name, doc),
         'rule': cap['rule'], 'tests': [str(t) for t in cap['tests']],
         'expected_fail': expected_fail, 'expect': expect,
         'by_release': by_release,

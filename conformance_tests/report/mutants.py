@@ -40,6 +40,20 @@ def unknown_targets(mutant, by_id):
     return [t for t in mutant.targets if t not in by_id]
 
 
+def cloud_services(mutant, by_id):
+    """(catalog types, processes) a mutant's embedded cloud must serve:
+    what its targets' tests call (guidelines' service and uses) and the
+    process its patch runs in; None (every service) when a target's
+    guideline names no service."""
+    types = set()
+    for target in mutant.targets:
+        services = by_id[target].get('services')
+        if not services:
+            return None
+        types.update(services)
+    return sorted(types), [mutant.service]
+
+
 def mutant_profile(mutant, run_profile):
     """The profile a mutant runs in: its own (a rule only the spec
     reference keeps) or the run's."""

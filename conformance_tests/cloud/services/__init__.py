@@ -68,6 +68,39 @@ def start_order(descriptors):
     return ordered
 
 
+def serving(catalog_types, processes=(), descriptors=None):
+    """The descriptors a cloud needs to serve ``catalog_types`` (and to
+    run ``processes``), in start order: those with one of the types in
+    their catalog or running in one of the processes, every descriptor
+    sharing a process with one of those (a process builds all of its
+    services: nova's network stub, senlin's orchestration stub), and
+    what each depends on.
+
+    A mutant's cloud runs only what its targets' tests call
+    (cmd/mutants.py): starting services nobody calls is most of its
+    start (doc/bench.md, "Mutant runs"). ValueError names a type no
+    descriptor serves.
+    """
+    descriptors = descriptors or all()
+    served = {e.type for d in descriptors for e in d.catalog}
+    unknown = sorted(set(catalog_types) - served)
+    if unknown:
+        raise ValueError('no embedded service serves %s (served: %s)' % (
+            ', '.join(unknown), ', '.join(sorted(served))))
+    by_name = {d.name: d for d in descriptors}
+    kept = {d.name for d in descriptors
+            if d.process in processes or any(
+                e.type in catalog_types for e in d.catalog)}
+    while True:
+        more = {d.name for d in descriptors
+                if d.process in {by_name[n].process for n in kept}}
+        for name in set(kept):
+            more.update(by_name[name].depends_on)
+        if more <= kept:
+            return [d for d in descriptors if d.name in kept]
+        kept |= more
+
+
 def all_in(names, placed):
     return not set(names) - placed
 

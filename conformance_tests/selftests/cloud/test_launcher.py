@@ -74,3 +74,25 @@ class BesideTest(testtools.TestCase):
         beside = launcher._Beside(fail, lambda: ran.append('listing'))
         self.assertRaises(OSError, beside.result)
         self.assertEqual([], ran)
+
+
+class ServeTest(testtools.TestCase):
+    """A cloud told what to serve runs only that, on the whole cloud's
+    port layout, and still takes a profile's settings of what it left
+    out (a mutant's cloud, cmd/mutants.py)."""
+
+    def test_only_what_serves_the_types_on_the_whole_layout(self):
+        whole = launcher.EmbeddedCloud('/nonexistent', port_base=18900)
+        cloud = launcher.EmbeddedCloud('/nonexistent', port_base=18900,
+                                       serve=(['placement'], []),
+                                       drs_hypervisor=False)
+        self.assertEqual(['keystone', 'placement'],
+                         [s.name for s in cloud.services])
+        self.assertEqual({n: whole.ports[n] for n in cloud.ports},
+                         cloud.ports)
+        self.assertFalse(cloud.settings['drs_hypervisor'])
+
+    def test_no_serve_runs_every_service(self):
+        cloud = launcher.EmbeddedCloud('/nonexistent')
+        self.assertIn('blazar', [s.name for s in cloud.services])
+        self.assertIn('senlin', cloud.ports)

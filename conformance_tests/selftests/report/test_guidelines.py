@@ -63,6 +63,24 @@ class TempGuidelinesTest(testtools.TestCase):
         self.assertIsNone(cap['expected_fail'])
         self.assertFalse(cap['disruptive'])
 
+    def test_services_are_the_service_then_what_it_uses(self):
+        self.write('a.yaml', dict(_doc(_cap('a.1')), service='compute',
+                                  uses=['image', 'compute']))
+        self.assertEqual(['compute', 'image'],
+                         guidelines.load_all(self.dir)[0]['services'])
+
+    def test_no_service_named_means_every_service(self):
+        doc = _doc(_cap('a.1'))
+        del doc['service']
+        self.write('a.yaml', doc)
+        self.assertIsNone(guidelines.load_all(self.dir)[0]['services'])
+
+    def test_uses_is_a_list_of_catalog_types(self):
+        self.write('a.yaml', dict(_doc(_cap('a.1')), uses='image'))
+        e = self.assertRaises(guidelines.GuidelineError,
+                              guidelines.load_all, self.dir)
+        self.assertIn('a.yaml: service is a catalog type', str(e))
+
     def test_test_ids_become_strings(self):
         self.write('a.yaml', _doc(_cap('a.1', tests=[123])))
         self.assertEqual(['123'], guidelines.load_all(self.dir)[0]['tests'])

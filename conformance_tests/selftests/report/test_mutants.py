@@ -85,6 +85,35 @@ class MutantScopeTest(testtools.TestCase):
             mutant, {c['id']: c for c in CAPS}))
 
 
+class MutantCloudServicesTest(testtools.TestCase):
+    """A mutant's cloud serves what its targets' tests call and the
+    process its patch runs in."""
+
+    BY_ID = {'a': {'services': ['compute', 'image']},
+             'b': {'services': ['reservation', 'compute', 'image']},
+             'c': {'services': None}}
+
+    def test_the_targets_services_and_the_patched_process(self):
+        mutant = mutants.Mutant('m', 'nova', 'rule', None, ('a', 'b'))
+        self.assertEqual(
+            (['compute', 'image', 'reservation'], ['nova']),
+            mutant_rules.cloud_services(mutant, self.BY_ID))
+
+    def test_a_target_naming_no_service_runs_every_service(self):
+        mutant = mutants.Mutant('m', 'nova', 'rule', None, ('a', 'c'))
+        self.assertIsNone(mutant_rules.cloud_services(mutant, self.BY_ID))
+
+    def test_every_registered_mutants_cloud_can_be_served(self):
+        from conformance_tests.cloud import services
+        by_id = {c['id']: c for c in guidelines.load_all()}
+        for mutant in mutants.all_mutants():
+            served = [s.name for s in services.serving(
+                *mutant_rules.cloud_services(mutant, by_id))]
+            self.assertIn(mutant.service, {
+                s.process for s in services.all() if s.name in served},
+                mutant.name)
+
+
 class MutantSummaryTest(testtools.TestCase):
 
     def test_survivors_are_named(self):
@@ -236,6 +265,7 @@ class MutantsCommandTest(testtools.TestCase):
 
             def __init__(self, workdir, **kwargs):
                 started.append(kwargs)
+                self.services = []
 
             def up(self, while_starting=None):
                 pass
@@ -265,6 +295,9 @@ class MutantsCommandTest(testtools.TestCase):
         for key, value in profiles.settings('legacy-quota').items():
             self.assertEqual(value, started[0][key])
         self.assertEqual('quota-ignores-user', started[0]['mutant'])
+        # Only what seed 001's tests call, and nova, which it patches.
+        self.assertEqual((['compute', 'image'], ['nova']),
+                         started[0]['serve'])
         # No test ran, so nothing killed it: a survivor fails the command
         # and is named in mutants.json and in what it prints.
         self.assertEqual(1, code, out.getvalue())

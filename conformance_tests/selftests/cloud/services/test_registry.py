@@ -176,3 +176,48 @@ class SettingsTest(testtools.TestCase):
         for name in profiles.names():
             services.resolve_settings(services.all(),
                                       profiles.settings(name))
+
+
+class ServingTest(testtools.TestCase):
+    """A mutant's cloud runs only what serves its tests (cmd/mutants.py)."""
+
+    def names(self, *types, processes=()):
+        return [s.name for s in services.serving(types, processes)]
+
+    def test_a_type_brings_its_service_and_what_it_depends_on(self):
+        self.assertEqual(['keystone', 'placement'], self.names('placement'))
+
+    def test_a_service_brings_what_shares_its_process(self):
+        # nova's network stub runs in nova's process: nova cannot start
+        # without it.
+        self.assertEqual(
+            ['keystone', 'placement', 'network-stub', 'nova', 'glance'],
+            self.names('compute', 'image'))
+
+    def test_what_no_test_calls_is_left_out(self):
+        names = self.names('reservation', 'compute', 'image')
+        self.assertIn('blazar', names)
+        self.assertNotIn('senlin', names)
+        self.assertNotIn('orchestration-stub', names)
+
+    def test_a_process_brings_all_of_its_services(self):
+        names = self.names('placement', processes=['senlin'])
+        self.assertIn('orchestration-stub', names)
+        self.assertIn('nova', names)  # senlin depends on it
+
+    def test_the_order_is_the_whole_cloud_order(self):
+        whole = [s.name for s in services.all()]
+        names = self.names('clustering', 'reservation')
+        self.assertEqual([n for n in whole if n in names], names)
+        self.assertEqual(whole, names)  # both need everything
+
+    def test_an_unknown_type_is_named(self):
+        e = self.assertRaises(ValueError, services.serving, ['nope'])
+        self.assertIn('no embedded service serves nope', str(e))
+
+    def test_every_guideline_is_served(self):
+        from conformance_tests.report import guidelines
+        for cap in guidelines.load_all():
+            self.assertTrue(cap['services'], cap['id'])
+            served = self.names(*cap['services'])
+            self.assertIn('keystone', served, cap['id'])
