@@ -341,6 +341,8 @@ class Bench(object):
     # -- all -------------------------------------------------------------
     def run(self):
         os.makedirs(self.files, exist_ok=True)
+        self.figures['machine']['cpu_calibration_start_s'] = (
+            stats.cpu_calibration())
         if {'cloud', 'leases', 'scale'} & set(self.steps):
             self.step('cloud', self.cloud_steps)
         if 'leases' in self.steps:
@@ -357,6 +359,8 @@ class Bench(object):
         if 'soak' in self.steps:
             self.figures['soak'] = self.step('soak', self.soak)
         self.figures['machine']['load_end'] = stats.load_average()
+        self.figures['machine']['cpu_calibration_end_s'] = (
+            stats.cpu_calibration())
         self.figures['duration_s'] = round(time.monotonic() - self.started,
                                            1)
         why_not = plot.write(os.path.join(self.workdir, 'bench.png'),

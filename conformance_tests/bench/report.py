@@ -74,6 +74,15 @@ def _lease_lines(leases):
     return lines + ['']
 
 
+def _calibration_line(machine):
+    return ('CPU calibration (the quickest of three runs of a fixed '
+            'pure-Python sum, `bench/stats.py`; 1.00 s on this project\'s '
+            '2-core machine at load 0.5): %s at start, %s at end. Compare '
+            'two benches\' figures only with theirs.' % (
+                _s(machine.get('cpu_calibration_start_s')),
+                _s(machine.get('cpu_calibration_end_s'))))
+
+
 def markdown(fig):
     lines = ['# Benchmark of the suite and its embedded cloud', '',
              'One run of `conformance bench` on %s (%s cores), started %s, '
@@ -82,6 +91,7 @@ def markdown(fig):
                  fig['machine']['host'], fig['machine']['cores'],
                  fig['started'], fig.get('duration_s') or 0,
                  fig['machine']['load_start'], fig['machine'].get('load_end')),
+             '', _calibration_line(fig['machine']),
              '', 'Plot: ![bench](bench.png)', '']
     lines += ['## Targets', '',
               '| target | limit | measured | met |', '|---|---|---|---|']

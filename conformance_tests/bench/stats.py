@@ -2,6 +2,7 @@
 
 import math
 import os
+import time
 
 #: /proc's unit of CPU time (jiffies per second).
 CLOCK_TICKS = os.sysconf('SC_CLK_TCK') if hasattr(os, 'sysconf') else 100
@@ -32,6 +33,24 @@ def load_average():
         return round(os.getloadavg()[0], 2)
     except OSError:
         return None
+
+
+# A fixed piece of pure-Python work: its time says how fast this
+# machine runs Python now, so that a reader can tell a slower machine (or
+# a busier one) from a slower suite when two benches differ.
+CALIBRATION_ROUNDS = 20_000_000
+
+
+def cpu_calibration(rounds=CALIBRATION_ROUNDS, repeat=3):
+    """Seconds the quickest of ``repeat`` runs of the fixed work took
+    (1.00 s on the 2-core machine of doc/bench.md at load 0.5)."""
+    best = None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        sum(i * i for i in range(rounds))
+        took = time.perf_counter() - started
+        best = took if best is None else min(best, took)
+    return round(best, 3)
 
 
 def cpu_times(path='/proc/stat'):

@@ -61,6 +61,25 @@ class StatsTest(testtools.TestCase):
         self.assertIsNone(stats.busy_seconds(None, after))
 
 
+class CalibrationTest(testtools.TestCase):
+
+    def test_the_quickest_run_of_the_fixed_work(self):
+        took = stats.cpu_calibration(rounds=200_000, repeat=2)
+        self.assertGreater(took, 0)
+        self.assertLess(took, 1)
+
+    def test_the_report_gives_it_at_start_and_end(self):
+        fig = {'machine': {'host': 'h', 'cores': 2, 'load_start': 0.1,
+                           'cpu_calibration_start_s': 1.02,
+                           'cpu_calibration_end_s': 1.31},
+               'started': 'now', 'targets': []}
+        text = report.markdown(fig)
+        self.assertIn('1.02 s at start, 1.31 s at end', text)
+        del fig['machine']['cpu_calibration_end_s']
+        self.assertIn('1.02 s at start, not measured at end',
+                      report.markdown(fig))
+
+
 class ColdStartTest(testtools.TestCase):
 
     def test_ready_lines_are_kept_and_passed_on(self):
