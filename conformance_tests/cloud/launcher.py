@@ -118,14 +118,14 @@ class EmbeddedCloud(object):
         self.mutant = mutant
         self.say = say
         every = services_mod.all()
-        self.services = services_mod.serving(*serve) if serve else every
+        self.services = services_mod.serving(
+            *serve, descriptors=every) if serve else every
         # profiles.settings(name), e.g. count_usage_from_placement=False;
         # a profile's setting of a service left out is still known.
         self.settings = services_mod.resolve_settings(every, settings)
         # Every service's ports, run or not: a slot's layout stays one.
-        self.ports = {name: listeners for name, listeners in (
-            services_mod.assign_ports(every, port_base).items())
-            if name in {s.name for s in self.services}}
+        ports = services_mod.assign_ports(every, port_base)
+        self.ports = {s.name: ports[s.name] for s in self.services}
         if self.settings['front_door']:
             front_door.assign_port(self.ports)
         self.processes = {}

@@ -129,7 +129,7 @@ def _services(name, doc):
     return [doc['service']] + [u for u in uses if u != doc['service']]
 
 
-def _capability(name, doc, cap):
+def _capability(name, doc, cap, services):
     for key in ('id', 'rule', 'tests'):
         if not cap.get(key):
             raise GuidelineError('%s: a capability lacks %s' % (name, key))
@@ -155,7 +155,7 @@ def _capability(name, doc, cap):
             raise GuidelineError('%s: expected_fail needs a reason' % where)
     return {
         'id': cap['id'], 'seed': doc['seed'], 'feature': doc['feature'],
-        'services': _services(name, doc),
+        'services': services,
         'rule': cap['rule'], 'tests': [str(t) for t in cap['tests']],
         'expected_fail': expected_fail, 'expect': expect,
         'by_release': by_release,
@@ -190,8 +190,9 @@ def load_all(directory=None):
         for key in ('seed', 'feature', 'capabilities'):
             if not isinstance(doc, dict) or not doc.get(key):
                 raise GuidelineError('%s: no %s:' % (name, key))
+        services = _services(name, doc)  # the file's, once
         for cap in doc['capabilities']:
-            entry = _capability(name, doc, cap)
+            entry = _capability(name, doc, cap, services)
             if entry['id'] in seen:
                 raise GuidelineError('%s: capability %s is also in %s' % (
                     name, entry['id'], seen[entry['id']]))
