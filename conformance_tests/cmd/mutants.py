@@ -22,6 +22,7 @@ from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
+from conformance_tests.inventory import forker as inventory_forker
 from conformance_tests.inventory import guard
 from conformance_tests.report import mutants as mutant_rules
 from conformance_tests.runner import tempest_runner
@@ -180,6 +181,22 @@ def _run_on_slots(args, scope, chosen, workdir, forkers, release=None):
     slots = queue.Queue()
     for k in range(min(args.parallel, len(chosen)) or 1):
         slots.put(k)
+    # Each slot's inventories from one warm process: a mutant's two
+    # inventories no longer pay for Tempest's imports (inventory/forker.py).
+    inventories = {}
+    try:
+        if args.inventory:
+            for k in range(slots.qsize()):
+                inventories[k] = inventory_forker.Forker()
+        return _run_queued(args, scope, chosen, workdir, forkers, release,
+                           slots, inventories)
+    finally:
+        for warm in inventories.values():
+            warm.close()
+
+
+def _run_queued(args, scope, chosen, workdir, forkers, release, slots,
+                inventories):
     failed = threading.Event()
     listing = tempest_runner.Listing()
 
@@ -197,7 +214,7 @@ def _run_on_slots(args, scope, chosen, workdir, forkers, release=None):
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
                 args.port_base + slot * SLOT_PORTS, listing, forkers,
-                release)
+                release, inventories.get(slot))
             ui.say('  %s: %s' % (mutant.name, _mutant_line(result)))
             return result
         except BaseException:
@@ -222,7 +239,7 @@ def _run_on_slots(args, scope, chosen, workdir, forkers, release=None):
 
 
 def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
-                forkers=None, release=None):
+                forkers=None, release=None, inventory_process=None):
     """Run one mutant; killed only by a failed assertion of a test of a
     capability it targets that the clean cloud must pass
     (report/mutants.py)."""
@@ -255,8 +272,8 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
         # Where a mutant's time goes: its cloud's start, or its tests.
         up = time.monotonic()
         try:
-            with guard.Guard(args.inventory, cloud.workspace,
-                             mutant_dir) as inventory:
+            with guard.Guard(args.inventory, cloud.workspace, mutant_dir,
+                             forker=inventory_process) as inventory:
                 results = tempest_runner.run(
                     cloud.workspace, os.path.join(
                         mutant_dir, 'mutant-%s.subunit' % mutant.name),
@@ -266,7 +283,7 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
             tests_done = time.monotonic()
             cloud.down(quiet=True)
     except (launcher.CloudError, tempest_runner.RunError,
-            guard.InventoryError) as e:
+            guard.InventoryError, inventory_forker.ForkerError) as e:
         raise CommandError('mutant %s: %s' % (mutant.name, e))
     return dict(mutant_rules.mutant_outcome(
         mutant, scope.capabilities, results, judged,

@@ -20,24 +20,34 @@ class Guard(object):
     (inventory-before.json, inventory-after.json); ``differences`` is
     None without it, else {kind: {'added', 'removed'}} (empty: as
     before). Taken in a process of its own: the listing loads Tempest's
-    configuration from that tempest.conf, which is global."""
+    configuration from that tempest.conf, which is global. ``forker``
+    (inventory/forker.py): that process is a fork of a warm one, which
+    has already imported what a listing needs (a mutant run's)."""
 
-    def __init__(self, wanted, workspace, workdir, say=ui.say):
+    def __init__(self, wanted, workspace, workdir, say=ui.say, forker=None):
         self.wanted = wanted
         self.conf = os.path.join(workspace, 'etc', 'tempest.conf')
         self.path = os.path.join(workdir, 'inventory-%s.json')
         self.say = say
+        self.forker = forker
         self.differences = None
 
     def _take(self, when):
         path = self.path % when
-        done = subprocess.run(
-            [sys.executable, '-m', 'conformance_tests.inventory.listing',
-             self.conf, path], capture_output=True, text=True,
-            stdin=subprocess.DEVNULL)
-        if done.returncode:
-            raise InventoryError((done.stderr.strip().splitlines() or [
-                'inventory exited %d' % done.returncode])[-1])
+        if self.forker is not None:
+            errors_path = path + '.errors'
+            code = self.forker.take(self.conf, path, errors_path)
+            with open(errors_path) as f:
+                errors = f.read()
+        else:
+            done = subprocess.run(
+                [sys.executable, '-m', 'conformance_tests.inventory.listing',
+                 self.conf, path], capture_output=True, text=True,
+                stdin=subprocess.DEVNULL)
+            code, errors = done.returncode, done.stderr
+        if code:
+            raise InventoryError((errors.strip().splitlines() or [
+                'inventory exited %d' % code])[-1])
         with open(path) as f:
             return json.load(f)
 

@@ -12,6 +12,7 @@ removed and one added. Needs admin credentials in the tempest.conf; a
 service the cloud does not offer is not listed.
 """
 
+from concurrent import futures
 import json
 import sys
 
@@ -34,38 +35,65 @@ KINDS = ('servers', 'server groups', 'flavors', 'aggregates',
 
 
 def take(ctx):
-    """{kind: set of entries} for the cleanup context ``ctx``."""
+    """{kind: set of entries} for the cleanup context ``ctx``.
+
+    Each service is listed in a thread of its own: the listings are
+    independent reads of different services, each of which may answer
+    one request at a time (the embedded cloud's do), so side by side
+    they take about as long as the slowest service alone (senlin's three
+    lists, about 0.3 s of an inventory's 0.8 s, 2026-11-29)."""
+    listers = [lister for needs, lister in (
+        ('servers_client', _compute),
+        ('users_client', _identity),
+        ('images_client', _images),
+        ('placement_client', _placement),
+        ('clustering_client', _clustering),
+        ('leases_client', _leases),
+        ('hosts_client', _blazar_hosts)) if getattr(ctx, needs) is not None]
     found = {}
-    if ctx.servers_client is not None:
-        found.update(_compute(ctx))
-    if ctx.users_client is not None:
-        found['users'] = {u['id'] for u in ctx.users_client.list_users()[
-            'users']}
-        found['projects'] = {p['id'] for p in (
-            ctx.projects_client.list_projects()['projects'])}
-    if ctx.images_client is not None:
-        found['images'] = {i['id'] for i in (
-            ctx.images_client.list_images()['images'])}
-    if ctx.placement_client is not None:
-        found.update(_placement(ctx.placement_client))
-    if ctx.clustering_client is not None:
-        client = ctx.clustering_client
-        found['clusters'] = {c['id'] for c in client.list_clusters(
-            global_project=True)}
-        found['clustering policies'] = {p['id'] for p in (
-            client.list_policies(global_project=True))}
-        found['clustering profiles'] = {p['id'] for p in (
-            client.list_profiles(global_project=True))}
-    if ctx.leases_client is not None:
-        found['leases'] = {lease['id'] for lease in (
-            ctx.leases_client.list_leases()['leases'])}
-    if ctx.hosts_client is not None:
-        found['blazar hosts'] = set()
-        for host in ctx.hosts_client.list_hosts()['hosts']:
-            found['blazar hosts'] |= {'%s %s=%s' % (host['id'], k, v)
-                                      for k, v in sorted(host.items())
-                                      if k not in ('updated_at',)}
+    if not listers:
+        return found
+    with futures.ThreadPoolExecutor(len(listers)) as pool:
+        for part in pool.map(lambda lister: lister(ctx), listers):
+            found.update(part)
     return found
+
+
+def _identity(ctx):
+    return {
+        'users': {u['id'] for u in ctx.users_client.list_users()['users']},
+        'projects': {p['id'] for p in (
+            ctx.projects_client.list_projects()['projects'])}}
+
+
+def _images(ctx):
+    return {'images': {i['id'] for i in (
+        ctx.images_client.list_images()['images'])}}
+
+
+def _clustering(ctx):
+    client = ctx.clustering_client
+    return {
+        'clusters': {c['id'] for c in client.list_clusters(
+            global_project=True)},
+        'clustering policies': {p['id'] for p in (
+            client.list_policies(global_project=True))},
+        'clustering profiles': {p['id'] for p in (
+            client.list_profiles(global_project=True))}}
+
+
+def _leases(ctx):
+    return {'leases': {lease['id'] for lease in (
+        ctx.leases_client.list_leases()['leases'])}}
+
+
+def _blazar_hosts(ctx):
+    entries = set()
+    for host in ctx.hosts_client.list_hosts()['hosts']:
+        entries |= {'%s %s=%s' % (host['id'], k, v)
+                    for k, v in sorted(host.items())
+                    if k not in ('updated_at',)}
+    return {'blazar hosts': entries}
 
 
 def _compute(ctx):
@@ -98,7 +126,8 @@ def _list(client, url):
     return json.loads(body)
 
 
-def _placement(client):
+def _placement(ctx):
+    client = ctx.placement_client
     found = {'resource providers': set(), 'provider inventories': set(),
              'provider aggregates': set(), 'provider traits': set()}
     for provider in client.list_providers():

@@ -32,11 +32,18 @@ class ParallelMutantsTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cloud.launcher.start_zygotes',
             self.forkers.start))
+        self.inventories = []   # (port base, inventory process) a mutant
+        self.warm = []
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.inventory.forker.Forker',
+            lambda: self.warm.append(_Warm()) or self.warm[-1]))
 
     def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base,
-                         listing=None, forkers=None, release=None):
+                         listing=None, forkers=None, release=None,
+                         inventory_process=None):
         self.assertIs(self.forkers, forkers)
         with self.lock:
+            self.inventories.append((port_base, inventory_process))
             if port_base in self.busy:
                 self.clashes.append((mutant.name, self.busy[port_base]))
             self.busy[port_base] = mutant.name
@@ -47,11 +54,12 @@ class ParallelMutantsTest(testtools.TestCase):
         return {'name': mutant.name, 'killed': True, 'killed_by': ['x'],
                 'errors': [], 'duration_s': 0.0}
 
-    def _run(self, parallel, count):
+    def _run(self, parallel, count, inventory=False):
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cmd.mutants._run_mutant',
             self._fake_run_mutant))
-        args = argparse.Namespace(parallel=parallel, port_base=19100)
+        args = argparse.Namespace(parallel=parallel, port_base=19100,
+                                  inventory=inventory)
         chosen = [_Mutant('m%d' % k) for k in range(count)]
         return mutants._run_mutants(args, None, chosen, '/w')
 
@@ -74,25 +82,52 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertEqual(['/w/zygotes'], self.forkers.started)
         self.assertTrue(self.forkers.closed)
 
+    def test_each_slot_takes_its_inventories_from_a_warm_process(self):
+        self._run(2, 6, inventory=True)
+        self.assertEqual(2, len(self.warm))
+        by_slot = {}
+        for port_base, warm in self.inventories:
+            by_slot.setdefault(port_base, set()).add(warm)
+        # one warm process a slot, never shared by two slots
+        self.assertEqual([1, 1], [len(w) for w in by_slot.values()])
+        self.assertEqual(set(self.warm), set.union(*by_slot.values()))
+        self.assertTrue(all(w.closed for w in self.warm))
+
+    def test_without_inventory_no_warm_process(self):
+        self._run(2, 4)
+        self.assertEqual([], self.warm)
+        self.assertEqual({None}, {w for _, w in self.inventories})
+
     def test_after_an_error_no_mutant_starts(self):
         def boom(args, scope, mutant, mutant_dir, port_base, listing=None,
-                 forkers=None, release=None):
+                 forkers=None, release=None, inventory_process=None):
             self.seen.append(mutant.name)
             raise mutants.CommandError('mutant %s: broke' % mutant.name)
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cmd.mutants._run_mutant', boom))
-        args = argparse.Namespace(parallel=2, port_base=19100)
+        args = argparse.Namespace(parallel=2, port_base=19100,
+                                  inventory=True)
         chosen = [_Mutant('m%d' % k) for k in range(6)]
         self.assertRaises(mutants.CommandError, mutants._run_mutants, args,
                           None, chosen, '/w')
         self.assertLessEqual(len(self.seen), 2)
         self.assertTrue(self.forkers.closed)
+        self.assertTrue(all(w.closed for w in self.warm))
 
     def test_default_is_one_cloud_per_core(self):
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
         self.assertEqual(2, mutants.default_parallel())
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: None))
         self.assertEqual(1, mutants.default_parallel())
+
+
+class _Warm(object):
+    """Stands in for inventory/forker.Forker: records its closing."""
+
+    closed = False
+
+    def close(self):
+        self.closed = True
 
 
 class _Forkers(object):

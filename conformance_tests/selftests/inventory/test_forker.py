@@ -1,0 +1,152 @@
+"""inventory/forker.py: a mutant run's inventories, forked from a warm
+process, answer as the listing's own process does."""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import fixtures
+import testtools
+
+from conformance_tests.inventory import forker
+from conformance_tests.inventory import guard
+from conformance_tests.inventory import listing
+
+
+class ForkerTest(testtools.TestCase):
+    """The real warm process (it imports Tempest: about a second)."""
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+
+    def test_a_child_fails_as_the_listing_process_does(self):
+        conf = os.path.join(self.dir, 'etc', 'tempest.conf')
+        out = os.path.join(self.dir, 'out.json')
+        alone = subprocess.run(
+            [sys.executable, '-m', 'conformance_tests.inventory.listing',
+             conf, out], capture_output=True, text=True)
+        with forker.Forker() as warm:
+            codes = [warm.take(conf, out, os.path.join(
+                self.dir, 'errors-%d' % k)) for k in (1, 2)]
+        self.assertEqual(2, alone.returncode)
+        # the same code and line each time: every child reads its conf
+        self.assertEqual([alone.returncode] * 2, codes)
+        for k in (1, 2):
+            with open(os.path.join(self.dir, 'errors-%d' % k)) as f:
+                self.assertEqual(alone.stderr, f.read())
+        self.assertFalse(os.path.exists(out))
+
+    def test_a_closed_process_is_an_error_not_a_hang(self):
+        warm = forker.Forker()
+        warm.close()
+        self.assertRaises(forker.ForkerError, warm.take, 'c', 'o', 'e')
+
+    def _serve(self, before):
+        script = textwrap.dedent('''
+            import sys
+            %s
+            from conformance_tests.inventory import forker
+            sys.exit(forker.serve())
+        ''') % before
+        return subprocess.run([sys.executable, '-c', script],
+                              capture_output=True, text=True, input='')
+
+    def test_refuses_to_fork_once_a_tempest_conf_is_read(self):
+        done = self._serve('from tempest import config\n'
+                           'config.CONF._config = object()')
+        self.assertEqual(1, done.returncode)
+        self.assertIn('error importing read a tempest.conf', done.stdout)
+
+    def test_refuses_to_fork_beside_a_thread(self):
+        done = self._serve('import threading\n'
+                           'threading.Thread(target=threading.Event().wait,'
+                           ' daemon=True).start()')
+        self.assertEqual(1, done.returncode)
+        self.assertIn('error importing started 1 threads', done.stdout)
+
+    def test_serves_nothing_once_stdin_closes(self):
+        done = self._serve('')
+        self.assertEqual(0, done.returncode)
+        self.assertEqual('ready\n', done.stdout)
+
+
+class GuardWithForkerTest(testtools.TestCase):
+    """guard.Guard hands its inventories to the warm process and reads
+    their answers as it reads the listing process's."""
+
+    class Warm(object):
+        def __init__(self, found=None, error=None):
+            self.found, self.error, self.asked = found, error, []
+
+        def take(self, conf, out, errors):
+            self.asked.append(conf)
+            with open(errors, 'w') as f:
+                f.write(self.error or '')
+            if self.error:
+                return 2
+            with open(out, 'w') as f:
+                f.write('{"servers": %s}' % ('["s1"]' if len(
+                    self.asked) > 1 else '[]'))
+            return 0
+
+    def setUp(self):
+        super().setUp()
+        self.dir = self.useFixture(fixtures.TempDir()).path
+
+    def test_what_the_tests_left_is_the_difference(self):
+        warm = self.Warm()
+        with guard.Guard(True, '/ws', self.dir, say=lambda m: None,
+                         forker=warm) as inventory:
+            pass
+        self.assertEqual(['/ws/etc/tempest.conf'] * 2, warm.asked)
+        self.assertEqual({'servers': {'added': ['s1'], 'removed': []}},
+                         inventory.differences)
+
+    def test_a_child_error_is_the_guards_one_line(self):
+        warm = self.Warm(error='inventory: cannot authenticate\n')
+        error = self.assertRaises(
+            guard.InventoryError, guard.Guard(
+                True, '/ws', self.dir, say=lambda m: None,
+                forker=warm).__enter__)
+        self.assertEqual('inventory: cannot authenticate', str(error))
+
+
+class TakeSideBySideTest(testtools.TestCase):
+    """take() lists each service in a thread of its own: every offered
+    service listed, nothing of one lost."""
+
+    def test_each_offered_service_is_listed(self):
+        calls = []
+
+        class Leases(object):
+            def list_leases(self):
+                calls.append('leases')
+                return {'leases': [{'id': 'l1'}]}
+
+        class Images(object):
+            def list_images(self):
+                calls.append('images')
+                return {'images': [{'id': 'i1'}, {'id': 'i2'}]}
+
+        ctx = type('Ctx', (), {'leases_client': Leases(),
+                               'images_client': Images()})()
+        for absent in ('servers_client', 'users_client', 'placement_client',
+                       'clustering_client', 'hosts_client'):
+            setattr(ctx, absent, None)
+        self.assertEqual({'leases': {'l1'}, 'images': {'i1', 'i2'}},
+                         listing.take(ctx))
+        self.assertEqual(['images', 'leases'], sorted(calls))
+
+    def test_a_service_error_reaches_the_caller(self):
+        class Broken(object):
+            def list_leases(self):
+                raise RuntimeError('503')
+
+        ctx = type('Ctx', (), {'leases_client': Broken()})()
+        for absent in ('servers_client', 'users_client', 'images_client',
+                       'placement_client', 'clustering_client',
+                       'hosts_client'):
+            setattr(ctx, absent, None)
+        self.assertRaises(RuntimeError, listing.take, ctx)
