@@ -26,6 +26,7 @@ from conformance_tests.inventory import forker as inventory_forker
 from conformance_tests.inventory import guard
 from conformance_tests.report import mutants as mutant_rules
 from conformance_tests.runner import tempest_runner
+from conformance_tests.runner import warm_workers
 
 # Ports between two side-by-side mutant clouds' port bases: more than
 # every listener of every service needs.
@@ -171,13 +172,18 @@ def _run_mutants(args, scope, chosen, workdir, release=None):
     starts."""
     if not chosen:
         return []
-    # Every mutant cloud forks from the same zygotes: each process's
-    # upstream imports are paid once per run, not once per mutant.
-    with launcher.start_zygotes(os.path.join(workdir, 'zygotes')) as forkers:
-        return _run_on_slots(args, scope, chosen, workdir, forkers, release)
+    # Every mutant cloud forks from the same zygotes, and every mutant's
+    # test workers from one warm process: each process's imports are paid
+    # once per run, not once per mutant.
+    zygote_dir = os.path.join(workdir, 'zygotes')
+    with launcher.start_zygotes(zygote_dir) as forkers:
+        with warm_workers.WarmWorkers(zygote_dir) as workers:
+            return _run_on_slots(args, scope, chosen, workdir, forkers,
+                                 release, workers)
 
 
-def _run_on_slots(args, scope, chosen, workdir, forkers, release=None):
+def _run_on_slots(args, scope, chosen, workdir, forkers, release=None,
+                  workers=None):
     slots = queue.Queue()
     for k in range(min(args.parallel, len(chosen)) or 1):
         slots.put(k)
@@ -189,14 +195,14 @@ def _run_on_slots(args, scope, chosen, workdir, forkers, release=None):
             for k in range(slots.qsize()):
                 inventories[k] = inventory_forker.Forker()
         return _run_queued(args, scope, chosen, workdir, forkers, release,
-                           slots, inventories)
+                           slots, inventories, workers)
     finally:
         for warm in inventories.values():
             warm.close()
 
 
 def _run_queued(args, scope, chosen, workdir, forkers, release, slots,
-                inventories):
+                inventories, workers):
     failed = threading.Event()
     listing = tempest_runner.Listing()
 
@@ -214,7 +220,7 @@ def _run_queued(args, scope, chosen, workdir, forkers, release, slots,
                 args, scope, mutant, os.path.join(workdir, 'mutant-cloud%s' % (
                     '-%d' % slot if slot else '')),
                 args.port_base + slot * SLOT_PORTS, listing, forkers,
-                release, inventories.get(slot))
+                release, inventories.get(slot), workers)
             ui.say('  %s: %s' % (mutant.name, _mutant_line(result)))
             return result
         except BaseException:
@@ -239,7 +245,8 @@ def _run_queued(args, scope, chosen, workdir, forkers, release, slots,
 
 
 def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
-                forkers=None, release=None, inventory_process=None):
+                forkers=None, release=None, inventory_process=None,
+                workers=None):
     """Run one mutant; killed only by a failed assertion of a test of a
     capability it targets that the clean cloud must pass
     (report/mutants.py)."""
@@ -278,12 +285,14 @@ def _run_mutant(args, scope, mutant, mutant_dir, port_base, listing=None,
                     cloud.workspace, os.path.join(
                         mutant_dir, 'mutant-%s.subunit' % mutant.name),
                     ui.say, args.concurrency, quiet=True,
-                    regex=scope.regex(run_ids), listing=listing)
+                    regex=scope.regex(run_ids), listing=listing,
+                    worker_env=workers.env() if workers else None)
         finally:
             tests_done = time.monotonic()
             cloud.down(quiet=True)
     except (launcher.CloudError, tempest_runner.RunError,
-            guard.InventoryError, inventory_forker.ForkerError) as e:
+            guard.InventoryError, inventory_forker.ForkerError,
+            warm_workers.WarmWorkersError) as e:
         raise CommandError('mutant %s: %s' % (mutant.name, e))
     return dict(mutant_rules.mutant_outcome(
         mutant, scope.capabilities, results, judged,

@@ -296,11 +296,20 @@ def tempest_run_args(workspace, selected, concurrency):
     return args + ['--worker-file', worker_plan.write(workspace, workers)]
 
 
-def _run_tempest(workspace, args, sink, log, progress):
-    """One `tempest run`, its stream appended to sink as it arrives."""
+def _run_tempest(workspace, args, sink, log, progress, worker_env=None):
+    """One `tempest run`, its stream appended to sink as it arrives.
+
+    The workspace's tempest.conf is named in the environment, not left
+    to be found from the working directory: Tempest computes that
+    default once, on import, and a worker forked from a warm process
+    (runner/warm_workers.py) imported Tempest elsewhere; a
+    TEMPEST_CONFIG_DIR in the caller's shell must not win either."""
+    env = paths.tmp_env(workspace)
+    env.update(worker_env or {}, TEMPEST_CONFIG_DIR=os.path.join(
+        os.path.abspath(workspace), 'etc'), TEMPEST_CONFIG='tempest.conf')
     proc = subprocess.Popen([tempest_executable(), 'run', '--subunit'] + args,
                             cwd=workspace, stdout=subprocess.PIPE,
-                            stderr=log, env=paths.tmp_env(workspace))
+                            stderr=log, env=env)
     case = subunit.ByteStreamToStreamResult(
         io.BufferedReader(_Tee(proc.stdout, sink)),
         non_subunit_name='stdout')
@@ -316,11 +325,13 @@ def _run_tempest(workspace, args, sink, log, progress):
 
 
 def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
-        quiet=False, listing=None):
+        quiet=False, listing=None, worker_env=None):
     """Run the tests; return {idempotent id: result} from the stream.
 
     ``listing``: a Listing shared by the runs of one session (a mutant
-    run), so that Tempest lists the tests once, not once per run."""
+    run), so that Tempest lists the tests once, not once per run.
+    ``worker_env``: added to Tempest's environment (a mutant run's
+    runner/warm_workers.py: its workers forked from a warm process)."""
     point_discovery_here(workspace)
     selected = (listing or Listing()).select(workspace, regex)
     if not selected:
@@ -332,7 +343,7 @@ def run(workspace, subunit_path, say, concurrency=2, regex=TEST_REGEX,
         progress.startTestRun()
         exit_code = _run_tempest(
             workspace, tempest_run_args(workspace, selected, concurrency),
-            sink, log, progress)
+            sink, log, progress, worker_env)
         progress.stopTestRun()
     with open(subunit_path, 'rb') as f:
         # A class that skipped (or failed) in its set-up reports once, for

@@ -32,6 +32,11 @@ class ParallelMutantsTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cloud.launcher.start_zygotes',
             self.forkers.start))
+        self.workers = []
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.runner.warm_workers.WarmWorkers',
+            lambda directory: self.workers.append(
+                _WarmWorkers(directory)) or self.workers[-1]))
         self.inventories = []   # (port base, inventory process) a mutant
         self.warm = []
         self.useFixture(fixtures.MonkeyPatch(
@@ -40,8 +45,9 @@ class ParallelMutantsTest(testtools.TestCase):
 
     def _fake_run_mutant(self, args, scope, mutant, mutant_dir, port_base,
                          listing=None, forkers=None, release=None,
-                         inventory_process=None):
+                         inventory_process=None, workers=None):
         self.assertIs(self.forkers, forkers)
+        self.assertEqual([workers], self.workers)
         with self.lock:
             self.inventories.append((port_base, inventory_process))
             if port_base in self.busy:
@@ -82,6 +88,11 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertEqual(['/w/zygotes'], self.forkers.started)
         self.assertTrue(self.forkers.closed)
 
+    def test_every_mutants_workers_fork_from_one_warm_process(self):
+        self._run(2, 4)  # _fake_run_mutant checks it got this one
+        self.assertEqual(['/w/zygotes'], [w.directory for w in self.workers])
+        self.assertTrue(self.workers[0].closed)
+
     def test_each_slot_takes_its_inventories_from_a_warm_process(self):
         self._run(2, 6, inventory=True)
         self.assertEqual(2, len(self.warm))
@@ -92,6 +103,7 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertEqual([1, 1], [len(w) for w in by_slot.values()])
         self.assertEqual(set(self.warm), set.union(*by_slot.values()))
         self.assertTrue(all(w.closed for w in self.warm))
+        self.assertTrue(self.workers[0].closed)
 
     def test_without_inventory_no_warm_process(self):
         self._run(2, 4)
@@ -100,7 +112,8 @@ class ParallelMutantsTest(testtools.TestCase):
 
     def test_after_an_error_no_mutant_starts(self):
         def boom(args, scope, mutant, mutant_dir, port_base, listing=None,
-                 forkers=None, release=None, inventory_process=None):
+                 forkers=None, release=None, inventory_process=None,
+                 workers=None):
             self.seen.append(mutant.name)
             raise mutants.CommandError('mutant %s: broke' % mutant.name)
         self.useFixture(fixtures.MonkeyPatch(
@@ -113,12 +126,27 @@ class ParallelMutantsTest(testtools.TestCase):
         self.assertLessEqual(len(self.seen), 2)
         self.assertTrue(self.forkers.closed)
         self.assertTrue(all(w.closed for w in self.warm))
+        self.assertTrue(self.workers[0].closed)
 
     def test_default_is_one_cloud_per_core(self):
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: 2))
         self.assertEqual(2, mutants.default_parallel())
         self.useFixture(fixtures.MonkeyPatch('os.cpu_count', lambda: None))
         self.assertEqual(1, mutants.default_parallel())
+
+
+class _WarmWorkers(object):
+    """Stands in for runner/warm_workers.WarmWorkers."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.closed = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.closed = True
 
 
 class _Warm(object):

@@ -274,7 +274,7 @@ class MutantsCommandTest(testtools.TestCase):
                 pass
 
         def fake_run(workspace, path, say, concurrency, quiet, regex,
-                     listing=None):
+                     listing=None, worker_env=None):
             return {}
 
         self.useFixture(fixtures.MonkeyPatch(
@@ -283,6 +283,9 @@ class MutantsCommandTest(testtools.TestCase):
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.cloud.launcher.start_zygotes',
             lambda log_dir: contextlib.nullcontext()))
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.runner.warm_workers.WarmWorkers',
+            lambda directory: contextlib.nullcontext()))
         self.useFixture(fixtures.MonkeyPatch(
             'conformance_tests.runner.tempest_runner.run', fake_run))
         workdir = self.useFixture(fixtures.TempDir()).path
