@@ -7,7 +7,7 @@ CPU a worker, paid again for every mutant, for the same modules. Tempest
 has no worker that outlives a run, so this module keeps, for one mutant
 run, a process that has imported all that once (nothing that reads a
 tempest.conf), and `tempest run` is started with PYTHON set to
-runner/worker_shim.py, which stestr honours: each worker it starts hands
+runner/worker_python.py, which stestr honours: each worker it starts hands
 its arguments, directory, environment and standard streams to this
 process and is answered by a fork that runs `stestr.subunit_runner.run`
 with them. The worker then discovers the tests, reads the mutant cloud's
@@ -21,9 +21,10 @@ otherwise repeat from worker to worker).
 
 Protocol: the warm process prints `ready` (or `error <message>`) on its
 stdout, then accepts connections on a Unix socket until its stdin
-closes. A connection sends the shim's three standard streams (SCM_RIGHTS)
-with a 4-byte length, then that many bytes of JSON {argv, cwd, env}; the
-fork answers `pid <n>` and, when the worker ends, `exit <code>`.
+closes. A connection (worker_python.py's) sends its three standard
+streams (SCM_RIGHTS) with a 4-byte length, then that many bytes of JSON
+{argv, cwd, env}; the fork answers `pid <n>` and, when the worker ends,
+`exit <code>`.
 """
 
 import json
@@ -38,7 +39,7 @@ import sys
 import tempfile
 import threading
 
-from conformance_tests.runner import worker_shim
+from conformance_tests.runner import worker_python
 
 
 class WarmWorkersError(Exception):
@@ -82,7 +83,7 @@ def _prepare():
 
 
 def _receive(conn):
-    """(the shim's three fds, its request) from one connection."""
+    """(worker_python.py's three fds, its request) from one connection."""
     header, fds, _, _ = socket.recv_fds(conn, 4, 3)
     if len(header) != 4 or len(fds) != 3:
         for fd in fds:
@@ -99,7 +100,7 @@ def _receive(conn):
 
 
 def _run_worker(conn, fds, request):
-    """In the fork: become the worker the shim would have been; never
+    """In the fork: become the worker worker_python.py stands for; never
     returns."""
     code = 1
     try:
@@ -150,7 +151,7 @@ def serve(socket_path):
         print('error %s' % (str(e).splitlines() or [type(e).__name__])[0],
               flush=True)
         return 1
-    # The kernel reaps the forks: each reports its own exit to its shim.
+    # The kernel reaps the forks: each reports its own exit itself.
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     print('ready', flush=True)
     while True:
@@ -204,11 +205,11 @@ class WarmWorkers(object):
         self.log_path = log_path
 
     def env(self):
-        """PYTHON for stestr, and where the shim finds this process. {}
+        """PYTHON for stestr, and where worker_python.py finds this process. {}
         (workers start as usual) where a path has a blank: the shell
         stestr starts workers with would split PYTHON there."""
-        shim = os.path.abspath(worker_shim.__file__)
-        if any(c.isspace() for c in sys.executable + shim):
+        launcher = os.path.abspath(worker_python.__file__)
+        if any(c.isspace() for c in sys.executable + launcher):
             return {}
         with self._lock:
             if not self._ready:
@@ -218,8 +219,8 @@ class WarmWorkers(object):
                                            '%s' % (line[6:].strip() or 'it '
                                                    'exited', self.log_path))
                 self._ready = True
-        return {'PYTHON': '%s -S %s' % (sys.executable, shim),
-                worker_shim.SOCKET_VARIABLE: self.socket_path}
+        return {'PYTHON': '%s -S %s' % (sys.executable, launcher),
+                worker_python.SOCKET_VARIABLE: self.socket_path}
 
     def close(self):
         try:

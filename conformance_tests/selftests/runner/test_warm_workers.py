@@ -1,4 +1,4 @@
-"""runner/warm_workers.py and worker_shim.py: a worker forked from the
+"""runner/warm_workers.py and worker_python.py: a worker forked from the
 warm process is what stestr would have started, streams, directory,
 environment, exit code and all."""
 
@@ -12,7 +12,7 @@ import fixtures
 import testtools
 
 from conformance_tests.runner import warm_workers
-from conformance_tests.runner import worker_shim
+from conformance_tests.runner import worker_python
 
 ECHO = 'conformance_tests.selftests.runner.warm_worker_echo'
 
@@ -36,7 +36,7 @@ class WarmWorkersTest(testtools.TestCase):
             env=env, input=stdin, capture_output=True, text=True,
             timeout=60)
 
-    def test_the_worker_gets_the_shims_streams_directory_and_environment(self):
+    def test_the_worker_gets_the_launchers_streams_directory_and_env(self):
         tmp = os.path.join(self.dir, 'tmp')
         os.mkdir(tmp)
         done = self._worker(3, self.dir, {'TMPDIR': tmp}, stdin='in\n')
@@ -103,9 +103,9 @@ class ShimTest(testtools.TestCase):
 
     def test_without_the_warm_process_a_one_line_error(self):
         env = dict(os.environ, **{
-            worker_shim.SOCKET_VARIABLE: '/nonexistent/socket'})
+            worker_python.SOCKET_VARIABLE: '/nonexistent/socket'})
         done = subprocess.run(
-            [sys.executable, '-S', worker_shim.__file__, '-m', ECHO, '0'],
+            [sys.executable, '-S', worker_python.__file__, '-m', ECHO, '0'],
             env=env, capture_output=True, text=True, timeout=60)
         self.assertEqual(1, done.returncode)
         self.assertEqual(1, len(done.stderr.splitlines()))

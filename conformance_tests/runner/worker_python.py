@@ -44,8 +44,8 @@ def main(argv):
         socket.send_fds(conn, [struct.pack('!I', len(request))], [0, 1, 2])
         conn.sendall(request)
     except (KeyError, OSError) as e:
-        sys.stderr.write('worker shim: no warm worker process (%s: %s)\n' % (
-            type(e).__name__, e))
+        sys.stderr.write('worker_python.py: no warm worker process (%s: '
+                         '%s)\n' % (type(e).__name__, e))
         return 1
 
     worker = []  # its pid, once the warm process has forked it
@@ -61,7 +61,7 @@ def main(argv):
             worker.append(int(value))
         elif word == 'exit':
             return int(value)
-    sys.stderr.write('worker shim: the warm worker ended without an exit '
+    sys.stderr.write('worker_python.py: the warm worker ended without an exit '
                      'code\n')
     return 1
 
