@@ -124,16 +124,43 @@ class Zygote(object):
 
     def close(self):
         """Stop the zygote; what it forked runs on."""
-        try:
-            self._proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        end_warm_process(self._proc)
         self._replies.close()
+
+
+def tempest_fork_refusal(child_would):
+    """For a warm process whose forks read a tempest.conf each (a mutant
+    run's inventories and test workers): Tempest's plugin scan done once
+    here, then None, or why a fork must not happen, in one line.
+    ``child_would``: what a child would do with a tempest.conf read
+    before the fork."""
+    from tempest import config
+    from tempest.test_discover import plugins
+    # The entry-point scan and the plugins' classes; no option is read.
+    plugins.TempestTestPluginManager()
+    if config.CONF._config is not None:
+        return 'importing read a tempest.conf: a child would %s' % (
+            child_would)
+    threads = len(os.listdir('/proc/self/task'))
+    if threads > 1:
+        return 'importing started %d threads; a fork would lose them' % (
+            threads - 1)
+    return None
+
+
+def end_warm_process(proc, timeout=10):
+    """Close the stdin of a warm process (a zygote, and the inventory's
+    and test workers' of a mutant run), which ends it, and wait; kill it
+    if it has not ended within ``timeout`` seconds."""
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _child_env(reply_fd):

@@ -26,6 +26,8 @@ import subprocess
 import sys
 import threading
 
+from conformance_tests.cloud import zygote
+
 
 class ForkerError(Exception):
     """The warm process could not start or stopped: one line."""
@@ -36,24 +38,16 @@ def _prepare():
     reading any tempest.conf."""
     from tempest import clients  # noqa: F401
     from tempest.common import credentials_factory  # noqa: F401
-    from tempest import config
-    from tempest.test_discover import plugins
 
     from conformance_tests.cleanup import context  # noqa: F401
     from conformance_tests.cleanup import names
     from conformance_tests.inventory import listing  # noqa: F401
 
-    # The entry-point scan and the plugins' classes; no option is read.
-    plugins.TempestTestPluginManager()
     # Read from the source; the same for every cloud.
     names.test_class_names()
-    if config.CONF._config is not None:
-        raise ForkerError('importing read a tempest.conf: a child would '
-                          'list that cloud')
-    threads = len(os.listdir('/proc/self/task'))
-    if threads > 1:
-        raise ForkerError('importing started %d threads; a fork would lose '
-                          'them' % (threads - 1))
+    refusal = zygote.tempest_fork_refusal('list that cloud')
+    if refusal:
+        raise ForkerError(refusal)
 
 
 def _child(conf, out, errors):
@@ -144,15 +138,7 @@ class Forker(object):
             return int(self._reply())
 
     def close(self):
-        try:
-            self._proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        zygote.end_warm_process(self._proc)
         self._proc.stdout.close()
 
     def __enter__(self):

@@ -39,6 +39,7 @@ import sys
 import tempfile
 import threading
 
+from conformance_tests.cloud import zygote
 from conformance_tests.runner import worker_python
 
 
@@ -69,17 +70,9 @@ def _prepare():
         for info in pkgutil.walk_packages(package.__path__,
                                           package_name + '.'):
             importlib.import_module(info.name)
-    from tempest import config
-    from tempest.test_discover import plugins
-    # The entry-point scan and the plugins' classes; no option is read.
-    plugins.TempestTestPluginManager()
-    if config.CONF._config is not None:
-        raise WarmWorkersError('importing read a tempest.conf: a worker '
-                               'would test that cloud')
-    threads = len(os.listdir('/proc/self/task'))
-    if threads > 1:
-        raise WarmWorkersError('importing started %d threads; a fork would '
-                               'lose them' % (threads - 1))
+    refusal = zygote.tempest_fork_refusal('test that cloud')
+    if refusal:
+        raise WarmWorkersError(refusal)
 
 
 def _receive(conn):
@@ -223,15 +216,7 @@ class WarmWorkers(object):
                 worker_python.SOCKET_VARIABLE: self.socket_path}
 
     def close(self):
-        try:
-            self._proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            self._proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        zygote.end_warm_process(self._proc)
         self._proc.stdout.close()
         for name in os.listdir(self._dir):
             os.unlink(os.path.join(self._dir, name))

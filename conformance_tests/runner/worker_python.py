@@ -24,6 +24,8 @@ SOCKET_VARIABLE = 'CONFORMANCE_WARM_WORKERS'
 
 
 def _lines(conn):
+    # cloud/zygote.py reads its lines the same way from a pipe; this file
+    # runs without site and imports nothing of the project.
     pending = b''
     while True:
         chunk = conn.recv(4096)

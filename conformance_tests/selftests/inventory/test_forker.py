@@ -4,7 +4,6 @@ process, answer as the listing's own process does."""
 import os
 import subprocess
 import sys
-import textwrap
 
 import fixtures
 import testtools
@@ -12,6 +11,7 @@ import testtools
 from conformance_tests.inventory import forker
 from conformance_tests.inventory import guard
 from conformance_tests.inventory import listing
+from conformance_tests.selftests import warm_process
 
 
 class ForkerTest(testtools.TestCase):
@@ -43,33 +43,11 @@ class ForkerTest(testtools.TestCase):
         warm.close()
         self.assertRaises(forker.ForkerError, warm.take, 'c', 'o', 'e')
 
-    def _serve(self, before):
-        script = textwrap.dedent('''
-            import sys
-            %s
-            from conformance_tests.inventory import forker
-            sys.exit(forker.serve())
-        ''') % before
-        return subprocess.run([sys.executable, '-c', script],
-                              capture_output=True, text=True, input='')
 
-    def test_refuses_to_fork_once_a_tempest_conf_is_read(self):
-        done = self._serve('from tempest import config\n'
-                           'config.CONF._config = object()')
-        self.assertEqual(1, done.returncode)
-        self.assertIn('error importing read a tempest.conf', done.stdout)
-
-    def test_refuses_to_fork_beside_a_thread(self):
-        done = self._serve('import threading\n'
-                           'threading.Thread(target=threading.Event().wait,'
-                           ' daemon=True).start()')
-        self.assertEqual(1, done.returncode)
-        self.assertIn('error importing started 1 threads', done.stdout)
-
-    def test_serves_nothing_once_stdin_closes(self):
-        done = self._serve('')
-        self.assertEqual(0, done.returncode)
-        self.assertEqual('ready\n', done.stdout)
+class ForkerRefusesTest(warm_process.RefusesToForkTests,
+                        testtools.TestCase):
+    SERVE = ('from conformance_tests.inventory import forker\n'
+             'sys.exit(forker.serve())')
 
 
 class GuardWithForkerTest(testtools.TestCase):

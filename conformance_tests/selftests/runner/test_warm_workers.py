@@ -6,13 +6,13 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 
 import fixtures
 import testtools
 
 from conformance_tests.runner import warm_workers
 from conformance_tests.runner import worker_python
+from conformance_tests.selftests import warm_process
 
 ECHO = 'conformance_tests.selftests.runner.warm_worker_echo'
 
@@ -66,40 +66,13 @@ class WarmWorkersTest(testtools.TestCase):
         self.assertEqual({}, self.warm.env())
 
 
-class WarmProcessRefusesTest(testtools.TestCase):
-
-    def _serve(self, before):
-        script = textwrap.dedent('''
-            import sys
-            %s
-            from conformance_tests.runner import warm_workers
-            sys.exit(warm_workers.serve(sys.argv[1]))
-        ''') % before
-        path = os.path.join(self.useFixture(fixtures.TempDir()).path, 's')
-        return subprocess.run([sys.executable, '-c', script, path],
-                              capture_output=True, text=True, input='',
-                              timeout=60)
-
-    def test_refuses_once_a_tempest_conf_is_read(self):
-        done = self._serve('from tempest import config\n'
-                           'config.CONF._config = object()')
-        self.assertEqual(1, done.returncode)
-        self.assertIn('error importing read a tempest.conf', done.stdout)
-
-    def test_refuses_beside_a_thread(self):
-        done = self._serve('import threading\n'
-                           'threading.Thread(target=threading.Event().wait,'
-                           ' daemon=True).start()')
-        self.assertEqual(1, done.returncode)
-        self.assertIn('error importing started 1 threads', done.stdout)
-
-    def test_ends_when_the_run_closes_its_stdin(self):
-        done = self._serve('')
-        self.assertEqual(0, done.returncode)
-        self.assertEqual('ready\n', done.stdout)
+class WarmProcessRefusesTest(warm_process.RefusesToForkTests,
+                             testtools.TestCase):
+    SERVE = ('from conformance_tests.runner import warm_workers\n'
+             'sys.exit(warm_workers.serve(sys.argv[1]))')
 
 
-class ShimTest(testtools.TestCase):
+class WorkerPythonTest(testtools.TestCase):
 
     def test_without_the_warm_process_a_one_line_error(self):
         env = dict(os.environ, **{
