@@ -43,6 +43,10 @@ from conformance_tests.cloud import zygote
 from conformance_tests.runner import worker_python
 
 
+# Where the warm process started: `python -m` made it sys.path[0].
+_STARTED_IN = os.getcwd()
+
+
 class WarmWorkersError(Exception):
     """The warm process could not start: one line."""
 
@@ -102,6 +106,10 @@ def _run_worker(conn, fds, request):
             os.dup2(fd, target)
             os.close(fd)
         os.chdir(request['cwd'])
+        if sys.path and sys.path[0] == _STARTED_IN:
+            # `python -m` puts its directory first, as it did for the
+            # warm process: the worker's is the one it was started in.
+            sys.path[0] = os.getcwd()
         os.environ.clear()
         os.environ.update(request['env'])
         import random

@@ -46,6 +46,8 @@ class WarmWorkersTest(testtools.TestCase):
         self.assertTrue(said['argv'][0].endswith('warm_worker_echo.py'))
         self.assertEqual(['3'], said['argv'][1:])
         self.assertEqual(self.dir, said['cwd'])
+        # `python -m` in that directory would have put it first
+        self.assertEqual(self.dir, said['path0'])
         self.assertEqual('m-3', said['marker'])
         self.assertEqual(tmp, said['tmp'])
         self.assertEqual('in\n', said['stdin'])

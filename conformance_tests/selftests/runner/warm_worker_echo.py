@@ -9,7 +9,7 @@ import tempfile
 
 if __name__ == '__main__':
     print(json.dumps({'argv': sys.argv, 'cwd': os.getcwd(),
-                      'ppid': os.getppid(),
+                      'ppid': os.getppid(), 'path0': sys.path[0],
                       'marker': os.environ.get('WARM_WORKER_MARKER'),
                       'random': random.random(),
                       'tmp': tempfile.gettempdir(),
