@@ -66,11 +66,7 @@ def _child(conf, out, errors):
         from conformance_tests.inventory import listing
         code = listing.main([conf, out])
     except BaseException as e:
-        try:
-            sys.stderr.write('inventory: %s: %s\n' % (type(e).__name__, e))
-            sys.stderr.flush()
-        except BaseException:
-            pass
+        sys.stderr.write('inventory: %s: %s\n' % (type(e).__name__, e))
     finally:
         try:
             sys.stderr.flush()  # os._exit flushes nothing
