@@ -5,6 +5,7 @@ mutant is killed only by a failed assertion of its targets' tests
 leave objects behind (--inventory)."""
 
 from concurrent import futures
+import contextlib
 import json
 import os
 import queue
@@ -172,37 +173,29 @@ def _run_mutants(args, scope, chosen, workdir, release=None):
     starts."""
     if not chosen:
         return []
-    # Every mutant cloud forks from the same zygotes, and every mutant's
-    # test workers from one warm process: each process's imports are paid
-    # once per run, not once per mutant.
+    slot_count = min(args.parallel, len(chosen)) or 1
     zygote_dir = os.path.join(workdir, 'zygotes')
-    with launcher.start_zygotes(zygote_dir) as forkers:
-        with warm_workers.WarmWorkers(zygote_dir) as workers:
-            return _run_on_slots(args, scope, chosen, workdir, forkers,
-                                 release, workers)
-
-
-def _run_on_slots(args, scope, chosen, workdir, forkers, release=None,
-                  workers=None):
-    slots = queue.Queue()
-    for k in range(min(args.parallel, len(chosen)) or 1):
-        slots.put(k)
-    # Each slot's inventories from one warm process: a mutant's two
-    # inventories no longer pay for Tempest's imports (inventory/forker.py).
-    inventories = {}
-    try:
+    with contextlib.ExitStack() as warm:
+        # Imports paid once per run, not once per mutant: every mutant
+        # cloud forks from the same zygotes, every mutant's test workers
+        # from one warm process, and each slot's inventories from one of
+        # its own (inventory/forker.py).
+        forkers = warm.enter_context(launcher.start_zygotes(zygote_dir))
+        workers = warm.enter_context(warm_workers.WarmWorkers(zygote_dir))
+        inventories = {}
         if args.inventory:
-            for k in range(slots.qsize()):
+            for k in range(slot_count):
                 inventories[k] = inventory_forker.Forker()
-        return _run_queued(args, scope, chosen, workdir, forkers, release,
-                           slots, inventories, workers)
-    finally:
-        for warm in inventories.values():
-            warm.close()
+                warm.callback(inventories[k].close)
+        return _run_on_slots(args, scope, chosen, workdir, forkers, release,
+                             slot_count, inventories, workers)
 
 
-def _run_queued(args, scope, chosen, workdir, forkers, release, slots,
-                inventories, workers):
+def _run_on_slots(args, scope, chosen, workdir, forkers, release,
+                  slot_count, inventories, workers):
+    slots = queue.Queue()
+    for k in range(slot_count):
+        slots.put(k)
     failed = threading.Event()
     listing = tempest_runner.Listing()
 
