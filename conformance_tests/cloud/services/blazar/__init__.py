@@ -7,8 +7,9 @@ other descriptors, through nova's hooks:
 - nova starts compute hosts of blazar's own (FREEPOOL_HOSTS, outside every
   zone of layout.py), because seeds 000/001 fill the
   conformance-zone hosts with regular servers and a regular server never
-  lands on a freepool host. Their hypervisors take DESTROY_SECONDS to
-  destroy a server, as real ones do (see there why).
+  lands on a freepool host. Their hypervisors take
+  EVICTION_DESTROY_SECONDS to destroy a server blazar asked to delete,
+  as real ones take seconds (see there why).
 
 Once every service answers, the launcher does what a blazar operator does
 once: it creates nova's ``freepool`` aggregate and enrols FREEPOOL_HOSTS
@@ -41,33 +42,30 @@ FREEPOOL_CELL = 'cell1'
 FREEPOOL = 'freepool'
 FILTER = 'blazarnova.scheduler.filters.blazar_filter.BlazarFilter'
 # Seconds the freepool hosts' hypervisors take to destroy a server
-# (nova/fake_compute.py). nova's fake driver takes none, a real hypervisor
-# seconds; at lease start blazar asks nova to delete the host's servers and
-# moves the host on without waiting for them to be gone, so on the bare
-# fake driver the delete won that race in about 2 of 6 runs and the
-# verdict of reservation.lease.evicts-preemptibles was a coin. 2 s is a
-# short real destroy, and a margin: blazar's add_host reached nova (its
-# 409 logged) 0.3-1.05 s after its delete request, measured at load 10-27
-# on 2 cores; with it every one of 12 default-profile lease starts over a
-# host with a preemptible went ERROR (7 of them runs of that capability).
-# It applies in every profile (the spec reference
-# waits for the servers to be gone, as a real cloud needs). Only blazar's
-# hosts get it: nothing on the zone hosts of seeds 000/001 acts on a host
-# right after deleting its servers, and their deletes and the late
-# anti-affinity check's reschedules keep their measured timing.
-DESTROY_SECONDS = 2
-# Seconds they take to destroy a server blazar asked to delete (its
-# service user, SERVICE_USER, is the one named in nova's request
-# context): an eviction. The API's evidence of blazar 18's race is that
-# the evicted server was still on the host when blazar gave up: its
-# destroy ended after the start_lease event went ERROR, which blazar
-# records after its 409 and its rollback. At load about 10 on 2 cores
-# (two `.ci/run`s side by side) the delete was asked at 07.284, the
-# event went ERROR at 10.852, and the 2 s destroy ended at 10.789, 0.06
-# s before it: the verdict flipped (fresh-B, 2026-11-29). 6 s keeps the
-# rollback inside the destroy with 4 s to spare, and costs only the
-# evictions (5 in a clean run, against 21 destroys on these hosts).
+# (nova/fake_compute.py) that blazar asked to delete: an eviction (its
+# service user, SERVICE_USER, is the one named in nova's request context).
+# nova's fake driver takes none, a real hypervisor seconds; at lease
+# start blazar 18 asks nova to delete the host's servers and moves the
+# host on without waiting for them to be gone, so on the bare fake driver
+# the delete won that race in about 2 of 6 runs and the verdict of
+# reservation.lease.evicts-preemptibles was a coin. The API's evidence of
+# that race is that the evicted server was still on the host when blazar
+# gave up: its destroy ended after the start_lease event went ERROR,
+# which blazar records after its 409 and its rollback. At load about 10
+# on 2 cores (two `.ci/run`s side by side) the delete was asked at
+# 07.284, the event went ERROR at 10.852, and a 2 s destroy ended at
+# 10.789, 0.06 s before it: the verdict flipped (fresh-B, 2026-11-29).
+# 6 s keeps the rollback inside the destroy with 4 s to spare. The spec
+# reference waits for the servers to be gone, as a real cloud needs.
 EVICTION_DESTROY_SECONDS = 6
+# Seconds they take to destroy any other server: none, as nova's fake
+# driver and the zone hosts. Those deletes are the tests' own (a cleanup,
+# a reserved server removed before its lease ends), and a test waits for
+# its server to be gone before anything acts on the host, so no code
+# races their destroy. They took 2 s until f612e9f gave the evictions a
+# time of their own: 2 s of waiting in every test of seed 004 that
+# removes a server from a freepool host, in every run and mutant.
+DESTROY_SECONDS = 0
 SERVICE_USER = 'blazar'
 # [preemptible] graceful_shutdown_time in blazar.conf and tempest.conf. Blazar
 # 18 has no such option (its value is read only by the spec reference,
