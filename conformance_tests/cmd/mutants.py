@@ -185,8 +185,7 @@ def _run_mutants(args, scope, chosen, workdir, release=None):
         inventories = {}
         if args.inventory:
             for k in range(slot_count):
-                inventories[k] = inventory_forker.Forker()
-                warm.callback(inventories[k].close)
+                inventories[k] = warm.enter_context(inventory_forker.Forker())
         return _run_on_slots(args, scope, chosen, workdir, forkers, release,
                              slot_count, inventories, workers)
 

@@ -382,7 +382,7 @@ class NovaConfigTest(testtools.TestCase):
                    for c in config['extra_computes']]
         self.assertEqual(
             [(senlin.DRS_HOST, senlin.DRS_CELL, 0, {})]
-            + [(h, blazar.FREEPOOL_CELL, blazar.DESTROY_SECONDS,
+            + [(h, blazar.FREEPOOL_CELL, 0,
                 {blazar.SERVICE_USER: blazar.EVICTION_DESTROY_SECONDS})
                for h in blazar.FREEPOOL_HOSTS], started)
         layout = {h for h, _ in compute_layout.HOSTS}

@@ -157,6 +157,12 @@ class _Warm(object):
     def close(self):
         self.closed = True
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
 
 class _Forkers(object):
     """Stands in for launcher.start_zygotes: records its life."""

@@ -58,14 +58,6 @@ FILTER = 'blazarnova.scheduler.filters.blazar_filter.BlazarFilter'
 # 6 s keeps the rollback inside the destroy with 4 s to spare. The spec
 # reference waits for the servers to be gone, as a real cloud needs.
 EVICTION_DESTROY_SECONDS = 6
-# Seconds they take to destroy any other server: none, as nova's fake
-# driver and the zone hosts. Those deletes are the tests' own (a cleanup,
-# a reserved server removed before its lease ends), and a test waits for
-# its server to be gone before anything acts on the host, so no code
-# races their destroy. They took 2 s until f612e9f gave the evictions a
-# time of their own: 2 s of waiting in every test of seed 004 that
-# removes a server from a freepool host, in every run and mutant.
-DESTROY_SECONDS = 0
 SERVICE_USER = 'blazar'
 # [preemptible] graceful_shutdown_time in blazar.conf and tempest.conf. Blazar
 # 18 has no such option (its value is read only by the spec reference,
@@ -110,7 +102,15 @@ class Blazar(base.Service):
             nova_service.SCHEDULER_FILTERS: ['BlazarFilter'],
             nova_service.NOVA_IMPORTS: [FILTER.rsplit('.', 1)[0]],
             nova_service.EXTRA_COMPUTES: [
-                (host, FREEPOOL_CELL, DESTROY_SECONDS,
+                # Any other delete takes no time, as on nova's fake driver
+                # and the zone hosts: those are the tests' own (a cleanup,
+                # a reserved server removed before its lease ends), and a
+                # test waits for its server to be gone before anything
+                # acts on the host, so no code races their destroy. They
+                # took 2 s until f612e9f gave evictions a time of their
+                # own: 2 s of waiting in every seed-004 test that removes
+                # a server from a freepool host, in every run and mutant.
+                (host, FREEPOOL_CELL, 0,
                  {SERVICE_USER: EVICTION_DESTROY_SECONDS})
                 for host in FREEPOOL_HOSTS],
             nova_service.NOVA_CONF: {

@@ -12,13 +12,14 @@ Hooks nova offers the other descriptors:
   (a clash with nova's own value is an error, not a silent override);
 - ``nova.imports``: modules imported in nova's process before its config
   is applied (a scheduler filter registering its own options);
-- ``nova.extra_computes``: ``(host, cell[, destroy_seconds])`` fake
-  computes started beside the layout's hosts (layout.py, which
+- ``nova.extra_computes``: ``(host, cell[, destroy_seconds[, by_user]])``
+  fake computes started beside the layout's hosts (layout.py, which
   they never change), in no zone's aggregate: hosts a service manages
   itself or needs apart from the seed zones (blazar's freepool hosts,
   senlin's DRS host). ``destroy_seconds`` is how long the host's
   hypervisor takes to destroy a server (fake_compute.py: the fake driver
-  takes none, a real one seconds); absent, 0.
+  takes none, a real one seconds); absent, 0. ``by_user``, ``{user name:
+  seconds}``, gives the deletes a user asks a time of their own.
 
 Every compute's hypervisor hostname (its nodename, and the name of its
 placement resource provider) is its service host, as nova's fake driver
@@ -84,8 +85,8 @@ class Nova(base.Service):
                            '[filter_scheduler] enabled_filters',
         NOVA_CONF: '{group: {option: value}} merged into nova\'s config',
         NOVA_IMPORTS: 'modules imported before nova\'s config is applied',
-        EXTRA_COMPUTES: '(host, cell[, destroy_seconds]) fake computes in '
-                        'no zone, beside the layout',
+        EXTRA_COMPUTES: '(host, cell[, destroy_seconds[, by_user]]) fake '
+                        'computes in no zone, beside the layout',
     }
     # zone_computes: hosts in the anti-affinity zone (`cloud up
     # --computes N`, layout.py); the default is today's three.
