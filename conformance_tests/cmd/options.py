@@ -52,6 +52,20 @@ def release(parser):
                              'runs, whose expectations judge it')
 
 
+def judged_release(parser):
+    """--release of a command that only judges results (`report`): the
+    series whose expectations judge them. Its own dest, since base.py
+    re-runs a command whose ``release`` names an older series in that
+    series' virtualenv, and judging needs no other virtualenv."""
+    from conformance_tests.cloud import releases
+    parser.add_argument('--release', dest='judged_release', default=None,
+                        choices=releases.SERIES,
+                        help='the OpenStack series the tested cloud runs, '
+                             'whose expectations judge the results '
+                             '(default: the last report\'s, else today\'s,'
+                             ' %s)' % releases.CURRENT)
+
+
 def scope(parser):
     parser.add_argument('--seed', action='append', metavar='NNN', help=(
         'only the capabilities of this seed, e.g. 003 (repeatable; '

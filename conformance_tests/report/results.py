@@ -122,7 +122,7 @@ def read(stream):
 
 # A class's or module's fixture, as testtools and Tempest name its result:
 # "setUpClass (conformance_tests.api.x.SomeTest)".
-_FIXTURE = re.compile(r'^(?:setUpClass|setUpModule) \((?P<owner>[\w.]+)\)$')
+FIXTURE = re.compile(r'^(?:setUpClass|setUpModule) \((?P<owner>[\w.]+)\)$')
 
 
 def attribute_class_outcomes(results, test_names):
@@ -137,7 +137,7 @@ def attribute_class_outcomes(results, test_names):
     """
     out = dict(results)
     for key, entry in results.items():
-        match = _FIXTURE.match(entry['name'] or '')
+        match = FIXTURE.match(entry['name'] or '')
         if not match:
             continue
         prefix = match.group('owner') + '.'
