@@ -1,8 +1,10 @@
 """pep8 check: the Zuul config is consistent and its DevStack jobs can pass.
 
-Schema level (what Zuul would reject or silently mis-run): unknown keys,
-parents that exist nowhere, abstract jobs used in a pipeline, playbooks
-that are not in the tree, duplicate job names.
+The schema (unknown keys, the shape of jobs, nodesets, project-templates,
+playbook paths) is zuulcilint's, and the playbooks' Ansible is
+ansible-lint's (tox.ini's pep8). This check keeps what neither knows:
+jobs of this tree named in a pipeline or as a parent but defined nowhere,
+abstract jobs in a pipeline, unknown pipelines, duplicate job names.
 
 Rules learned from DevStack jobs that could never go green:
 
@@ -22,6 +24,28 @@ Rules learned from DevStack jobs that could never go green:
 - Scope by seed: every job that runs the suite names its seeds in
   conformance_seeds (seeds that exist in guidelines/) and runs
   `conformance run ... --seed`; no hand-written tempest_test_regex.
+
+Rules learned from jobs wired unlike the ecosystem's (issue 63):
+
+- Results where the ecosystem looks: a DevStack job's post-run loads the
+  suite's subunit into Tempest's stestr repository (`stestr load` in
+  Tempest's directory), where tempest's post-run (fetch-subunit-output,
+  process-stackviz) makes testr_results.html and stackviz; a copy of
+  the stream for devstack-tempest goes to the stage dir, never to
+  /opt/stack.
+- report.html is kept: the post-run names it and puts it where a log
+  publisher looks (a stage dir named in zuul_copy_output, or a fetch to
+  zuul.executor.log_root).
+- Every `conformance run` of a DevStack job passes --inventory.
+- A job that names tempest_plugins lists each in required-projects, so
+  that other projects' changes can run it.
+- Every DevStack job has irrelevant-files that cover the docs.
+- `tox -e check` needs root: it never runs through tox's own run
+  playbook (as the zuul user) or a task without become; and the tree
+  has a bindep.txt that names the system packages the check installs.
+- A job on an unmaintained branch names the constraints Tempest's
+  virtualenv installs under (TEMPEST_VENV_UPPER_CONSTRAINTS), and a
+  Tempest it checks out is DevStack's TEMPEST_BRANCH too.
 """
 
 import glob
@@ -33,19 +57,19 @@ import yaml
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
-# Parents provided by the zuul-jobs / devstack / tempest repositories.
-UPSTREAM_PARENTS = {'devstack', 'devstack-tempest', 'devstack-multinode',
-                    'tempest-full-py3', 'tox', 'base'}
-# Of those, the ones whose jobs install DevStack in the run phase.
+# Upstream parents (devstack, tempest) whose jobs install DevStack in
+# the run phase.
 DEVSTACK_PARENTS = {'devstack', 'devstack-tempest', 'devstack-multinode',
                     'tempest-full-py3'}
-JOB_KEYS = {'name', 'parent', 'abstract', 'description', 'required-projects',
-            'roles', 'timeout', 'vars', 'pre-run', 'run', 'post-run',
-            'nodeset', 'irrelevant-files', 'files', 'host-vars',
-            'group-vars', 'branches', 'voting', 'attempts', 'post-timeout',
-            'semaphores', 'dependencies', 'final', 'protected',
-            'override-checkout'}
-PIPELINES = {'check', 'gate', 'periodic', 'experimental', 'post'}
+# Jobs named so are this tree's: a pipeline or a parent naming one that
+# is not defined here names a job that exists nowhere. Other names are
+# upstream's (templates' jobs, zuul-jobs' parents), which zuul resolves.
+OWN_JOB = re.compile(r'^conformance-')
+# OpenDev's pipelines, and what else a project or project-template holds.
+PIPELINES = {'check', 'gate', 'periodic', 'periodic-weekly', 'experimental',
+             'post', 'promote', 'release', 'tag', 'pre-release'}
+PROJECT_KEYS = {'name', 'description', 'templates', 'queue', 'vars',
+                'default-branch', 'merge-mode'}
 
 # What only a running DevStack provides: a playbook naming one of these
 # needs DevStack installed first.
@@ -195,54 +219,61 @@ def _known_seeds(root):
 
 
 def _load(root, found):
+    """Jobs by name and the project stanzas (projects and templates).
+
+    Nodesets, secrets, semaphores and the like are zuulcilint's to check.
+    """
     jobs = {}
     projects = []
     for path in sorted(glob.glob(os.path.join(root, 'zuul.d', '*.yaml'))):
         with open(path) as f:
-            for item in yaml.safe_load(f) or []:
-                if 'job' in item:
-                    job = item['job']
-                    name = job.get('name')
-                    if not name:
-                        found.append('%s: a job has no name' % path)
-                        continue
-                    if name in jobs:
-                        found.append('job %s is defined twice' % name)
-                    jobs[name] = job
-                    for key in sorted(set(job) - JOB_KEYS):
-                        found.append('job %s: unknown key %s' % (name, key))
-                elif 'project' in item:
-                    projects.append(item['project'])
-                else:
-                    found.append('%s: unknown top-level item %s' % (
-                        path, sorted(item)))
+            items = yaml.safe_load(f) or []
+        for item in items:
+            if 'job' in item:
+                _add_job(item['job'], path, jobs, found)
+            for kind in ('project', 'project-template'):
+                if kind in item:
+                    projects.append((kind, item[kind]))
     return jobs, projects
+
+
+def _add_job(job, path, jobs, found):
+    name = job.get('name')
+    if not name:
+        found.append('%s: a job has no name' % path)
+        return
+    if name in jobs:
+        found.append('job %s is defined twice' % name)
+    jobs[name] = job
+
+
+def _pipeline_jobs(conf):
+    for entry in (conf or {}).get('jobs', []) if isinstance(
+            conf, dict) else []:
+        yield entry if isinstance(entry, str) else list(entry)[0]
 
 
 def _schema(root, jobs, projects):
     found = []
     for name, job in jobs.items():
         parent = job.get('parent')
-        if parent and parent not in jobs and parent not in UPSTREAM_PARENTS:
+        if parent and OWN_JOB.match(parent) and parent not in jobs:
             found.append('job %s: parent %s is defined nowhere' % (
                 name, parent))
-        for key, playbook in _playbooks(job):
-            if not os.path.exists(os.path.join(root, playbook)):
-                found.append('job %s: %s playbook %s is not in the tree' % (
-                    name, key, playbook))
-    if not projects:
+    if not any(kind == 'project' for kind, _ in projects):
         found.append('no project stanza: no job would ever run')
-    for project in projects:
+    for kind, project in projects:
         for pipeline, conf in project.items():
-            if pipeline not in PIPELINES:
-                found.append('project: unknown pipeline %s' % pipeline)
+            if pipeline in PROJECT_KEYS:
                 continue
-            for entry in (conf or {}).get('jobs', []):
-                name = entry if isinstance(entry, str) else list(entry)[0]
-                if name not in jobs:
+            if pipeline not in PIPELINES:
+                found.append('%s: unknown pipeline %s' % (kind, pipeline))
+                continue
+            for name in _pipeline_jobs(conf):
+                if name not in jobs and OWN_JOB.match(name):
                     found.append('%s runs job %s, which is not defined' % (
                         pipeline, name))
-                elif jobs[name].get('abstract'):
+                elif jobs.get(name, {}).get('abstract'):
                     found.append('%s runs abstract job %s' % (
                         pipeline, name))
     return found
@@ -434,6 +465,338 @@ def _release_branches(jobs):
     return found
 
 
+# The Ansible modules that run a command line, and where tasks nest.
+COMMAND_MODULES = ('command', 'shell')
+TASK_LISTS = ('pre_tasks', 'tasks', 'post_tasks', 'handlers')
+BLOCKS = ('block', 'rescue', 'always')
+VAR_REFERENCE = re.compile(r'\{\{\s*(\w+)\s*(?:\|[^}]*)?\}\}')
+STESTR_LOAD = re.compile(r'\bstestr\b(?:\s+-\S+)*\s+load\b')
+RUNS_CHECK = re.compile(r'\btox\b[^\n]*?(?:-e\s*|--envlist[= ])check\b')
+# Changes a DevStack job's irrelevant-files must leave out.
+DOC_CHANGES = ('README.md', 'doc/bench.md')
+# What `tox -e check` installs with apt when it is missing (the packaged
+# cloud's debootstrap, the browser checks' Chromium).
+CHECK_PACKAGES = ('debootstrap', 'chromium')
+
+
+def _module(task, names):
+    """The argument of the task's module among names (short or FQCN)."""
+    for key, value in task.items():
+        short = key.rsplit('.', 1)[-1]
+        if short in names and (key == short or key.startswith(
+                ('ansible.builtin.', 'ansible.legacy.'))):
+            return value
+    return None
+
+
+def _command_of(task):
+    value = _module(task, COMMAND_MODULES)
+    if isinstance(value, dict):
+        value = value.get('cmd')
+    return value if isinstance(value, str) else None
+
+
+def _as_root(node, inherited):
+    """Whether a play, block or task runs as root, given its parent's."""
+    if 'become' in node:
+        inherited = _is_true(node['become'])
+    return inherited and node.get('become_user', 'root') == 'root'
+
+
+def _tasks(tasks, root_user=False):
+    """(task, runs as root) for the tasks, blocks' tasks included."""
+    for task in tasks or []:
+        if not isinstance(task, dict):
+            continue
+        as_root = _as_root(task, root_user)
+        yield task, as_root
+        for key in BLOCKS:
+            yield from _tasks(task.get(key), as_root)
+
+
+def _plays(root, path, seen=None):
+    """The plays of a playbook and of the playbooks it imports."""
+    seen = set() if seen is None else seen
+    full = os.path.normpath(os.path.join(root, path))
+    if full in seen or not os.path.isfile(full):
+        return
+    seen.add(full)
+    with open(full) as f:
+        plays = yaml.safe_load(f) or []
+    for play in plays if isinstance(plays, list) else []:
+        if not isinstance(play, dict):
+            continue
+        imported = play.get('import_playbook') or play.get(
+            'ansible.builtin.import_playbook')
+        if imported:
+            yield from _plays(root, os.path.join(os.path.dirname(path),
+                                                 imported), seen)
+        else:
+            yield play
+
+
+def _play_tasks(root, path):
+    """(play, task, runs as root) for every task of a playbook."""
+    for play in _plays(root, path):
+        play_root = _as_root(play, False)
+        for key in TASK_LISTS:
+            for task, as_root in _tasks(play.get(key), play_root):
+                yield play, task, as_root
+
+
+def _resolve(text, play):
+    """The text with the play's own vars put in (a few levels deep)."""
+    values = play.get('vars') or {}
+    for _ in range(5):
+        replaced = VAR_REFERENCE.sub(
+            lambda m: str(values[m.group(1)]) if isinstance(
+                values.get(m.group(1)), (str, int)) else m.group(0), text)
+        if replaced == text:
+            break
+        text = replaced
+    return text
+
+
+def _chdir(task):
+    for holder in (task.get('args'), _module(task, COMMAND_MODULES)):
+        if isinstance(holder, dict) and holder.get('chdir'):
+            return str(holder['chdir'])
+    return ''
+
+
+def _all_post_run(name, jobs):
+    # Zuul runs the post-run playbooks of the job and of every parent.
+    return [p for job in _chain(name, jobs)[0]
+            for _, p in _playbooks(job, ('post-run',))]
+
+
+def _suite_jobs(root, jobs):
+    """The DevStack jobs that run the suite, with their run lists."""
+    for name, job in sorted(jobs.items()):
+        if job.get('abstract') or not _runs_on_devstack(name, jobs):
+            continue
+        run = _effective_run(name, jobs) or []
+        if any(RUNS_SUITE.search(_playbook_code(root, p)) for p in run):
+            yield name, run
+
+
+def _loads_into_tempest(root, playbooks):
+    for playbook in playbooks:
+        for play, task, _ in _play_tasks(root, playbook):
+            command = _command_of(task) or ''
+            where = _resolve(_chdir(task), play).rstrip('/')
+            if STESTR_LOAD.search(command) and where.endswith('/tempest'):
+                return True
+    return False
+
+
+def _unpublished_copies(root, playbooks):
+    """Destinations of test_results.subunit outside any stage dir."""
+    for playbook in playbooks:
+        for play, task, _ in _play_tasks(root, playbook):
+            copy = _module(task, ('copy', 'fetch'))
+            dest = copy.get('dest', '') if isinstance(copy, dict) else ''
+            dest = _resolve(str(dest), play)
+            if 'test_results.subunit' in dest and not re.search(
+                    r'\b(?:stage_dir|ansible_user_dir)\b', dest):
+                yield playbook, dest
+
+
+def _results_published(root, jobs):
+    found = []
+    for name, _ in _suite_jobs(root, jobs):
+        post = _all_post_run(name, jobs)
+        if not _loads_into_tempest(root, post):
+            found.append(
+                "job %s: no post-run playbook loads the suite's subunit "
+                "into Tempest's stestr repository (`stestr load` with chdir "
+                '{{ devstack_base_dir }}/tempest), where fetch-subunit-output '
+                'and process-stackviz look: without it there is no '
+                'testr_results.html and no stackviz' % name)
+        for playbook, dest in _unpublished_copies(root, post):
+            found.append(
+                'job %s: %s copies test_results.subunit to %s, which '
+                'nothing publishes: devstack-tempest publishes '
+                '{{ stage_dir }}/test_results.subunit' % (
+                    name, playbook, dest))
+    return found
+
+
+def _report_kept(root, jobs):
+    found = []
+    for name, _ in _suite_jobs(root, jobs):
+        code = '\n'.join(_playbook_code(root, p)
+                         for p in _all_post_run(name, jobs))
+        copied = _effective_vars(name, jobs).get('zuul_copy_output') or {}
+        staged = 'stage_dir' in code and any(
+            'stage_dir' in str(key) for key in copied)
+        if 'report.html' not in code:
+            found.append(
+                'job %s: no post-run playbook keeps report.html, the '
+                'report for people: add it to the report files the '
+                'post-run keeps' % name)
+        elif not staged and 'zuul.executor.log_root' not in code:
+            found.append(
+                'job %s: its post-run keeps the report where no log '
+                'publisher looks: copy it under {{ stage_dir }} and name '
+                'that directory in zuul_copy_output' % name)
+    return found
+
+
+def _inventory(root, jobs):
+    found = []
+    for name, run in _suite_jobs(root, jobs):
+        for playbook in run:
+            for _, task, _ in _play_tasks(root, playbook):
+                command = _command_of(task) or ''
+                if RUNS_SUITE.search(command) and (
+                        '--inventory' not in command):
+                    found.append(
+                        'job %s: %s runs `conformance run` without '
+                        '--inventory: add it, so a run that leaves objects '
+                        'behind on DevStack fails' % (name, playbook))
+    return found
+
+
+def _project_names(name, jobs):
+    # Zuul merges required-projects down the inheritance.
+    names = set()
+    for job in _chain(name, jobs)[0]:
+        for project in job.get('required-projects') or []:
+            if isinstance(project, dict):
+                project = project.get('name', '')
+            names.add(str(project).rstrip('/').rsplit('/', 1)[-1])
+    return names
+
+
+def _plugins_required(jobs):
+    found = []
+    for name, job in sorted(jobs.items()):
+        plugins = (job.get('vars') or {}).get('tempest_plugins') or []
+        missing = [p for p in plugins
+                   if str(p) not in _project_names(name, jobs)]
+        for plugin in missing:
+            found.append(
+                'job %s: tempest_plugins names %s but required-projects '
+                'does not list it: add opendev.org/openstack/%s, or the '
+                'job cannot run for another project\'s change' % (
+                    name, plugin, plugin))
+    return found
+
+
+def _irrelevant_files(jobs):
+    found = []
+    for name, job in sorted(jobs.items()):
+        if job.get('abstract') or not _runs_on_devstack(name, jobs):
+            continue
+        patterns = _effective(name, jobs, 'irrelevant-files') or []
+        if not patterns:
+            found.append(
+                'job %s: no irrelevant-files, so a docs-only change runs '
+                'this DevStack job: give it (or its base) irrelevant-files '
+                r'with ^.*\.md$ and ^doc/.*$' % name)
+            continue
+        try:
+            compiled = [re.compile(p) for p in patterns]
+        except re.error as e:
+            found.append('job %s: irrelevant-files holds a pattern that '
+                         'is not a regular expression (%s)' % (name, e))
+            continue
+        for path in DOC_CHANGES:
+            if not any(c.match(path) for c in compiled):
+                found.append('job %s: irrelevant-files do not cover %s: a '
+                             'change of it alone runs this DevStack job' % (
+                                 name, path))
+    return found
+
+
+def _envlist(name, jobs):
+    envlist = _effective_vars(name, jobs).get('tox_envlist') or ''
+    return [e.strip() for e in str(envlist).split(',')]
+
+
+def _runs_check(root, name, jobs):
+    """(playbook or None, as root) for each way the job runs the check."""
+    run = _effective_run(name, jobs)
+    if run is None:
+        if 'check' in _envlist(name, jobs):
+            yield None, False
+        return
+    for playbook in run:
+        for _, task, as_root in _play_tasks(root, playbook):
+            if RUNS_CHECK.search(_command_of(task) or ''):
+                yield playbook, as_root
+
+
+def _check_as_root(root, jobs):
+    found = []
+    for name, job in sorted(jobs.items()):
+        if job.get('abstract'):
+            continue
+        for playbook, as_root in _runs_check(root, name, jobs):
+            if playbook is None:
+                found.append(
+                    "job %s runs `tox -e check` through tox's own run "
+                    'playbook, as the zuul user, but the check needs root '
+                    '(debootstrap, chroot, apt): give it a run playbook '
+                    'that runs tox with become' % name)
+            elif not as_root:
+                found.append(
+                    'job %s: %s runs `tox -e check` without become, but '
+                    'the check needs root (debootstrap, chroot, apt): set '
+                    'become: true on the task' % (name, playbook))
+    return found
+
+
+def _bindep(root, jobs):
+    if not any(list(_runs_check(root, name, jobs)) for name in jobs):
+        return []
+    path = os.path.join(root, 'bindep.txt')
+    if not os.path.isfile(path):
+        return ['no bindep.txt: the jobs that run `tox -e check` get none '
+                'of the system packages it needs (%s): add bindep.txt '
+                'with a profile for them' % ', '.join(CHECK_PACKAGES)]
+    with open(path) as f:
+        text = _code(f.read())
+    return ['bindep.txt does not name %s, which `tox -e check` needs: '
+            'add it to the check\'s profile' % package
+            for package in CHECK_PACKAGES
+            if not re.search(r'^\s*%s\b' % re.escape(package), text, re.M)]
+
+
+def _tempest_checkout(name, jobs):
+    for job in _chain(name, jobs)[0]:
+        for project in job.get('required-projects') or []:
+            if isinstance(project, dict) and str(
+                    project.get('name', '')).endswith('/tempest'):
+                if project.get('override-checkout'):
+                    return str(project['override-checkout'])
+    return None
+
+
+def _unmaintained_constraints(jobs):
+    found = []
+    for name, job in sorted(jobs.items()):
+        branch = str(_effective(name, jobs, 'override-checkout') or '')
+        if job.get('abstract') or not branch.startswith('unmaintained/'):
+            continue
+        localrc = _effective_vars(name, jobs).get('devstack_localrc') or {}
+        if 'TEMPEST_VENV_UPPER_CONSTRAINTS' not in localrc:
+            found.append(
+                "job %s runs on %s: say which constraints Tempest's "
+                'virtualenv installs the plugin under '
+                '(devstack_localrc TEMPEST_VENV_UPPER_CONSTRAINTS, the '
+                "branch's upper-constraints)" % (name, branch))
+        tempest = _tempest_checkout(name, jobs)
+        if tempest and str(localrc.get('TEMPEST_BRANCH')) != tempest:
+            found.append(
+                "job %s checks Tempest out at %s but DevStack's "
+                'TEMPEST_BRANCH is %s: set devstack_localrc TEMPEST_BRANCH '
+                'to %s (DevStack checks out its own pin otherwise)' % (
+                    name, tempest, localrc.get('TEMPEST_BRANCH'), tempest))
+    return found
+
+
 def problems(root=ROOT):
     found = []
     jobs, projects = _load(root, found)
@@ -443,6 +806,14 @@ def problems(root=ROOT):
     found += _seed_config(jobs)
     found += _suite_by_seed(root, jobs)
     found += _release_branches(jobs)
+    found += _results_published(root, jobs)
+    found += _report_kept(root, jobs)
+    found += _inventory(root, jobs)
+    found += _plugins_required(jobs)
+    found += _irrelevant_files(jobs)
+    found += _check_as_root(root, jobs)
+    found += _bindep(root, jobs)
+    found += _unmaintained_constraints(jobs)
     return found
 
 

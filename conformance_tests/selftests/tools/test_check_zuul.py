@@ -3,8 +3,11 @@
 The fixtures of the rule tests are the shapes the tree had when its
 DevStack jobs could not go green (setup needing DevStack in pre-run,
 `secretmysql` spelled out, seed 001 on a legacy-quota nova, tests picked
-by a hand-written regex): each test fails on a check_zuul without that
-rule.
+by a hand-written regex) or were wired unlike the ecosystem's jobs (no
+.stestr for fetch-subunit-output, report.html dropped, no --inventory,
+the plugin missing from required-projects, no irrelevant-files, `tox -e
+check` as the zuul user, no bindep.txt): each test fails on a check_zuul
+without that rule.
 """
 
 import os
@@ -27,8 +30,41 @@ SUITE_PLAYBOOK = """\
     - command: >-
         /opt/stack/tempest/.tox/tempest/bin/conformance run
         --tempest-conf /opt/stack/tempest/etc/tempest.conf
+        --inventory
         {% for seed in conformance_seeds %}--seed {{ seed }} {% endfor %}
 """
+# What the report playbook keeps, and where the ecosystem looks.
+REPORT_PLAYBOOK = """\
+- hosts: tempest
+  vars:
+    tempest_dir: "{{ devstack_base_dir }}/tempest"
+  tasks:
+    - command: stestr load --force-init /opt/stack/results/results.subunit
+      args:
+        chdir: "{{ tempest_dir }}"
+    - copy:
+        src: /opt/stack/results/report.html
+        dest: "{{ stage_dir }}/conformance/report.html"
+        remote_src: true
+"""
+# The report playbook as it was: the stream copied to /opt/stack, the
+# report fetched without its page for people.
+OLD_REPORT_PLAYBOOK = """\
+- hosts: tempest
+  vars:
+    devstack_dir: "{{ devstack_base_dir | default('/opt/stack') }}"
+  tasks:
+    - copy:
+        src: "{{ devstack_dir }}/results/results.subunit"
+        dest: "{{ devstack_dir }}/test_results.subunit"
+        remote_src: true
+    - fetch:
+        src: "{{ devstack_dir }}/results/report.md"
+        dest: "{{ zuul.executor.log_root }}/conformance/"
+"""
+DOCS = ['^.*\\.md$', '^doc/.*$']
+STAGED = {'{{ stage_dir }}/conformance': 'logs'}
+BINDEP = 'debootstrap [self-check]\nchromium [self-check platform:debian]\n'
 # The old conformance-cells-pre.yaml, as far as the rules care.
 CELLS_SETUP = """\
 - hosts: controller
@@ -61,6 +97,7 @@ class TreeFixture(testtools.TestCase):
         self.playbook('ok.yaml', '- hosts: all\n  tasks: []\n')
         self.playbook('devstack.yaml', DEVSTACK_PLAYBOOK)
         self.playbook('suite.yaml', SUITE_PLAYBOOK)
+        self.playbook('report.yaml', REPORT_PLAYBOOK)
         for seed in ('000', '001', '003'):
             self.playbook('../guidelines/%s-feature.yaml' % seed, 'x: 1\n')
 
@@ -77,9 +114,12 @@ class TreeFixture(testtools.TestCase):
         """A DevStack job that runs the suite the way the rules want."""
         vars_ = job.pop('vars', {})
         vars_.setdefault('conformance_seeds', list(seeds))
+        vars_.setdefault('zuul_copy_output', STAGED)
         job.setdefault('parent', 'devstack-tempest')
         job.setdefault('run', ['playbooks/devstack.yaml',
                                'playbooks/suite.yaml'])
+        job.setdefault('post-run', 'playbooks/report.yaml')
+        job.setdefault('irrelevant-files', DOCS)
         return {'job': dict(name=name, vars=vars_, **job)}
 
     def check(self, *jobs):
@@ -101,7 +141,10 @@ class SchemaTest(TreeFixture):
             {'job': {'name': 'good', 'parent': 'base-job',
                      'run': ['playbooks/devstack.yaml',
                              'playbooks/suite.yaml'],
-                     'vars': {'conformance_seeds': ['003']}}},
+                     'post-run': 'playbooks/report.yaml',
+                     'irrelevant-files': DOCS,
+                     'vars': {'conformance_seeds': ['003'],
+                              'zuul_copy_output': STAGED}}},
             {'project': {'check': {'jobs': ['good']}}},
         ])
         self.assertEqual([], check_zuul.problems(self.root))
@@ -110,32 +153,29 @@ class SchemaTest(TreeFixture):
         self.write([
             {'job': {'name': 'abstract-job', 'parent': 'devstack',
                      'abstract': True}},
-            {'job': {'name': 'orphan', 'parent': 'no-such-parent'}},
-            {'job': {'name': 'no-playbook', 'parent': 'tox',
-                     'post-run': ['playbooks/missing.yaml']}},
+            {'job': {'name': 'orphan', 'parent': 'conformance-gone'}},
             {'project': {
-                'check': {'jobs': ['undefined-job', 'abstract-job',
-                                   'orphan', 'no-playbook']},
+                'check': {'jobs': ['conformance-undefined', 'abstract-job',
+                                   'orphan', 'openstack-tox-pep8']},
             }},
         ])
         found = check_zuul.problems(self.root)
-        self.assertIn('check runs job undefined-job, which is not defined',
-                      found)
+        self.assertIn('check runs job conformance-undefined, which is not '
+                      'defined', found)
         self.assertIn('check runs abstract job abstract-job', found)
-        self.assertIn('job orphan: parent no-such-parent is defined nowhere',
-                      found)
-        self.assertIn('job no-playbook: post-run playbook '
-                      'playbooks/missing.yaml is not in the tree', found)
-        self.assertEqual(4, len(found), found)
+        self.assertIn('job orphan: parent conformance-gone is defined '
+                      'nowhere', found)
+        self.assertEqual(3, len(found), found)
 
     def test_job_entry_as_mapping_is_understood(self):
         self.write([
             {'job': {'name': 'good', 'parent': 'tox'}},
-            {'project': {'gate': {'jobs': [{'good': {'voting': False}},
-                                           {'bad': {}}]}}},
+            {'project': {'gate': {'jobs': [
+                {'good': {'voting': False}}, {'conformance-bad': {}}]}}},
         ])
-        self.assertEqual(['gate runs job bad, which is not defined'],
-                         check_zuul.problems(self.root))
+        self.assertEqual(
+            ['gate runs job conformance-bad, which is not defined'],
+            check_zuul.problems(self.root))
 
     def test_unknown_key_pipeline_and_duplicate(self):
         self.write([
@@ -144,9 +184,22 @@ class SchemaTest(TreeFixture):
             {'project': {'chek': {'jobs': ['j']}}},
         ])
         found = check_zuul.problems(self.root)
-        self.assertIn('job j: unknown key colour', found)
         self.assertIn('job j is defined twice', found)
         self.assertIn('project: unknown pipeline chek', found)
+        # Unknown keys are zuulcilint's (tox -e pep8).
+        self.assertEqual(2, len(found), found)
+
+    def test_templates_queue_nodesets_and_project_templates(self):
+        self.write([
+            {'nodeset': {'name': 'n', 'nodes': [
+                {'name': 'controller', 'label': 'debian-trixie'}]}},
+            {'job': {'name': 'j', 'parent': 'tox'}},
+            {'project-template': {'name': 't', 'check': {'jobs': ['j']}}},
+            {'project': {'templates': ['t', 'tempest-plugin-jobs'],
+                         'queue': 'conformance',
+                         'check': {'jobs': ['j', 'openstack-tox-pep8']}}},
+        ])
+        self.assertEqual([], check_zuul.problems(self.root))
 
     def test_no_project_stanza(self):
         self.write([{'job': {'name': 'j', 'parent': 'tox'}}])
@@ -323,6 +376,7 @@ class SuiteBySeedTest(TreeFixture):
     def test_old_regex_job_is_rejected(self):
         found = self.check({'job': {
             'name': 'old', 'parent': 'devstack-tempest',
+            'irrelevant-files': DOCS,
             'vars': {'tempest_test_regex':
                      r'^conformance_tests\.api\.placement\.'}}})
         self.assertEqual([
@@ -364,6 +418,10 @@ class SuiteBySeedTest(TreeFixture):
             self.suite_job(parent='base')))
 
 
+UNMAINTAINED = {'TEMPEST_VENV_UPPER_CONSTRAINTS':
+                '/opt/stack/requirements/upper-constraints.txt'}
+
+
 class ReleaseBranchTest(TreeFixture):
     """A job on an older series' DevStack is judged by that series'
     expectations: its branch and conformance_release go together."""
@@ -372,7 +430,8 @@ class ReleaseBranchTest(TreeFixture):
         self.assertEqual([], self.check(
             self.suite_job(),
             self.suite_job('old',
-                           vars={'conformance_release': '2024.1'},
+                           vars={'conformance_release': '2024.1',
+                                 'devstack_localrc': UNMAINTAINED},
                            **{'override-checkout': 'unmaintained/2024.1'})))
 
     def test_a_branch_without_its_release_and_the_reverse(self):
@@ -392,3 +451,198 @@ class ReleaseBranchTest(TreeFixture):
             "job unknown: conformance_release '2019.1' is not an older "
             'series the suite knows (2024.1, 2024.2, 2025.1, 2025.2, '
             '2026.1)'], found)
+
+
+class ResultsWhereTheEcosystemLooksTest(TreeFixture):
+    """fetch-subunit-output and process-stackviz read Tempest's .stestr;
+    devstack-tempest publishes the stage dir, not /opt/stack."""
+
+    def test_old_report_playbook_is_rejected(self):
+        old = self.playbook('old-report.yaml', OLD_REPORT_PLAYBOOK)
+        found = self.check(self.suite_job(**{'post-run': old}))
+        self.assertEqual(3, len(found), found)
+        self.assertIn("no post-run playbook loads the suite's subunit into "
+                      "Tempest's stestr repository", found[0])
+        self.assertIn("copies test_results.subunit to {{ devstack_base_dir "
+                      "| default('/opt/stack') }}/test_results.subunit, "
+                      'which nothing publishes', found[1])
+        self.assertIn('no post-run playbook keeps report.html', found[2])
+
+    def test_a_load_outside_tempests_directory_is_rejected(self):
+        elsewhere = self.playbook('report2.yaml', REPORT_PLAYBOOK.replace(
+            '/tempest"', '/results"'))
+        found = self.check(self.suite_job(**{'post-run': elsewhere}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('`stestr load` with chdir', found[0])
+
+    def test_a_parents_post_run_counts(self):
+        self.assertEqual([], self.check(
+            {'job': {'name': 'base', 'parent': 'devstack-tempest',
+                     'abstract': True,
+                     'post-run': 'playbooks/report.yaml'}},
+            self.suite_job(parent='base', **{'post-run': []})))
+
+
+class ReportKeptTest(TreeFixture):
+    """report.html, the page for people, is kept with the logs."""
+
+    def test_report_outside_any_published_place_is_rejected(self):
+        found = self.check(self.suite_job(vars={
+            'conformance_seeds': ['003'], 'zuul_copy_output': {}}))
+        self.assertEqual([
+            'job suite: its post-run keeps the report where no log '
+            'publisher looks: copy it under {{ stage_dir }} and name that '
+            'directory in zuul_copy_output'], found)
+
+    def test_a_fetch_to_the_executors_logs_is_kept(self):
+        fetched = self.playbook('fetch.yaml', REPORT_PLAYBOOK.replace(
+            '"{{ stage_dir }}/conformance/report.html"',
+            '"{{ zuul.executor.log_root }}/conformance/"').replace(
+            '    - copy:', '    - fetch:').replace(
+            '        remote_src: true\n', ''))
+        found = self.check(self.suite_job(**{'post-run': fetched}))
+        self.assertEqual([], found)
+
+
+class InventoryTest(TreeFixture):
+
+    def test_a_run_without_inventory_is_rejected(self):
+        self.playbook('suite.yaml', SUITE_PLAYBOOK.replace(
+            '        --inventory\n', ''))
+        self.assertEqual([
+            'job suite: playbooks/suite.yaml runs `conformance run` without '
+            '--inventory: add it, so a run that leaves objects behind on '
+            'DevStack fails'], self.check(self.suite_job()))
+
+
+class PluginRequiredTest(TreeFixture):
+
+    def base(self, projects):
+        return {'job': {'name': 'base', 'parent': 'devstack-tempest',
+                        'abstract': True, 'required-projects': projects,
+                        'vars': {'tempest_plugins': ['conformance-tests']}}}
+
+    def test_plugin_missing_from_required_projects_is_rejected(self):
+        found = self.check(self.base(['opendev.org/openstack/tempest']),
+                           self.suite_job(parent='base'))
+        self.assertEqual([
+            'job base: tempest_plugins names conformance-tests but '
+            'required-projects does not list it: add '
+            'opendev.org/openstack/conformance-tests, or the job cannot '
+            "run for another project's change"], found)
+
+    def test_plugin_listed_by_name_or_mapping_is_accepted(self):
+        for entry in ('opendev.org/openstack/conformance-tests',
+                      {'name': 'openstack/conformance-tests'}):
+            self.assertEqual([], self.check(self.base([entry]),
+                                            self.suite_job(parent='base')))
+
+
+class IrrelevantFilesTest(TreeFixture):
+
+    def test_a_devstack_job_without_irrelevant_files_is_rejected(self):
+        found = self.check(self.suite_job(**{'irrelevant-files': []}))
+        self.assertEqual(1, len(found), found)
+        self.assertIn('job suite: no irrelevant-files, so a docs-only '
+                      'change runs this DevStack job', found[0])
+
+    def test_irrelevant_files_must_cover_markdown(self):
+        # devstack-base's own list: .rst and doc/, not this tree's .md.
+        found = self.check(self.suite_job(**{'irrelevant-files': [
+            r'^.*\.rst$', '^doc/.*$', '^releasenotes/.*$']}))
+        self.assertEqual([
+            'job suite: irrelevant-files do not cover README.md: a change '
+            'of it alone runs this DevStack job'], found)
+
+    def test_inherited_irrelevant_files_count(self):
+        child = self.suite_job(parent='base')
+        del child['job']['irrelevant-files']
+        self.assertEqual([], self.check(
+            {'job': {'name': 'base', 'parent': 'devstack-tempest',
+                     'abstract': True, 'irrelevant-files': DOCS}}, child))
+
+
+class CheckAsRootTest(TreeFixture):
+    """`tox -e check` needs root; its system packages come from bindep."""
+
+    SELF_CHECK = """\
+- hosts: all
+  tasks:
+    - become: %s
+      command: "{{ tox_executable | default('tox') }} -e check"
+"""
+
+    def setUp(self):
+        super().setUp()
+        self.bindep(BINDEP)
+
+    def bindep(self, text):
+        with open(os.path.join(self.root, 'bindep.txt'), 'w') as f:
+            f.write(text)
+
+    def self_check(self, become):
+        run = self.playbook('self-check.yaml', self.SELF_CHECK % become)
+        return {'job': {'name': 'self-check', 'parent': 'tox', 'run': run,
+                        'vars': {'tox_envlist': 'check'}}}
+
+    def test_tox_jobs_own_run_playbook_is_rejected(self):
+        found = self.check({'job': {'name': 'self-check', 'parent': 'tox',
+                                    'vars': {'tox_envlist': 'check'}}})
+        self.assertEqual([
+            "job self-check runs `tox -e check` through tox's own run "
+            'playbook, as the zuul user, but the check needs root '
+            '(debootstrap, chroot, apt): give it a run playbook that runs '
+            'tox with become'], found)
+
+    def test_a_task_without_become_is_rejected(self):
+        found = self.check(self.self_check('false'))
+        self.assertEqual([
+            'job self-check: playbooks/self-check.yaml runs `tox -e check` '
+            'without become, but the check needs root (debootstrap, '
+            'chroot, apt): set become: true on the task'], found)
+
+    def test_become_and_other_envs_are_accepted(self):
+        self.assertEqual([], self.check(self.self_check('true')))
+        self.assertEqual([], self.check(
+            {'job': {'name': 'pep8', 'parent': 'tox',
+                     'vars': {'tox_envlist': 'pep8,py3'}}}))
+
+    def test_no_bindep_is_rejected(self):
+        os.remove(os.path.join(self.root, 'bindep.txt'))
+        found = self.check(self.self_check('true'))
+        self.assertEqual(1, len(found), found)
+        self.assertTrue(found[0].startswith('no bindep.txt: '), found)
+
+    def test_bindep_without_a_package_the_check_installs(self):
+        self.bindep('# chromium comes later\ndebootstrap [self-check]\n')
+        self.assertEqual([
+            'bindep.txt does not name chromium, which `tox -e check` '
+            "needs: add it to the check's profile"],
+            self.check(self.self_check('true')))
+
+    def test_no_check_job_needs_no_bindep(self):
+        os.remove(os.path.join(self.root, 'bindep.txt'))
+        self.assertEqual([], self.check(self.suite_job()))
+
+
+class UnmaintainedConstraintsTest(TreeFixture):
+    """A job on an unmaintained branch says what Tempest installs under."""
+
+    def old(self, **localrc):
+        return self.suite_job(
+            'old', vars={'conformance_release': '2024.1',
+                         'devstack_localrc': localrc},
+            **{'override-checkout': 'unmaintained/2024.1',
+               'required-projects': [{'name': 'opendev.org/openstack/tempest',
+                                      'override-checkout': '46.0.0'}]})
+
+    def test_no_constraints_and_devstacks_own_tempest_are_rejected(self):
+        found = self.check(self.old())
+        self.assertEqual(2, len(found), found)
+        self.assertIn('TEMPEST_VENV_UPPER_CONSTRAINTS', found[0])
+        self.assertIn("checks Tempest out at 46.0.0 but DevStack's "
+                      'TEMPEST_BRANCH is None', found[1])
+
+    def test_both_said_is_accepted(self):
+        self.assertEqual([], self.check(self.old(
+            TEMPEST_BRANCH='46.0.0', **UNMAINTAINED)))
