@@ -7,8 +7,8 @@ virtualenv of its own, ``<cache>/venvs/<series>`` (cache:
 use from two data files of this package:
 
 - ``constraints/<series>.txt``: openstack/requirements'
-  upper-constraints of that series (its header names the branch or tag;
-  the gabbi pin is dropped, it conflicts with our ``gabbi>=4.2.0``);
+  upper-constraints of that series, verbatim (its header names the
+  branch or tag), as DevStack installs Tempest's plugins under them;
 - ``constraints/<series>.services.txt``: the services, clients and
   Tempest of that series (upstream constraints never pin services).
 

@@ -11,6 +11,7 @@ None of those names an API: they iterate over the registry
 """
 
 import collections
+import importlib
 import os
 
 # One kind of leftover in the cleanup plan.
@@ -67,6 +68,16 @@ class Api(object):
     config_group = None
     #: A BoolOpt registered in [service_available], or None.
     service_option = None
+    #: (module, attribute) of the same [service_available] flag in the
+    #: service's own Tempest plugin (blazar-tempest-plugin, ...), or None.
+    #: oslo.config refuses a second option of one name that differs in
+    #: default or help (DuplicateOptError), and Tempest's plugin manager
+    #: only logs that: whichever plugin loads second would lose its
+    #: options. Where that plugin is installed its flag is the one both
+    #: register (the same object, which oslo.config accepts twice), so
+    #: neither load order loses anything and the flag's default is the
+    #: service plugin's, whatever the order.
+    service_plugin_option = None
     #: Further option groups: ((cfg.OptGroup, [options]), ...).
     option_groups = ()
     #: Its kinds of leftovers (CleanupStep).
@@ -106,15 +117,36 @@ class Api(object):
     def option_lists(self):
         """(group name, options) for Tempest's get_opt_lists()."""
         lists = [(group.name, opts) for group, opts in self.option_groups]
-        if self.service_option is not None:
-            lists.append(('service_available', [self.service_option]))
+        flag = self.flag_option()
+        if flag is not None:
+            lists.append(('service_available', [flag]))
         return lists
+
+    def flag_option(self):
+        """The [service_available] BoolOpt to register: the service
+        plugin's (service_plugin_option) where that plugin is installed,
+        else ours (service_option); None when it registers no flag."""
+        if self.service_option is None or not self.service_plugin_option:
+            return self.service_option
+        module_name, attribute = self.service_plugin_option
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            return self.service_option
+        theirs = getattr(module, attribute, None)
+        if isinstance(theirs, (list, tuple)):
+            theirs = next((o for o in theirs
+                           if o.name == self.service_option.name), None)
+        if theirs is None or theirs.name != self.service_option.name:
+            return self.service_option
+        return theirs
 
     def available_flag(self):
         """([service_available] option, default) that enables it, or None
         when nothing can disable it (identity)."""
-        if self.service_option is not None:
-            return self.service_option.name, self.service_option.default
+        flag = self.flag_option()
+        if flag is not None:
+            return flag.name, flag.default
         return self.tempest_flag
 
     def catalog(self, conf):
@@ -151,7 +183,6 @@ class Api(object):
 
 
 def _client_names(module_path):
-    import importlib
     return list(importlib.import_module(module_path).__all__)
 
 

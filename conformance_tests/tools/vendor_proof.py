@@ -2,6 +2,7 @@
 
     python -m conformance_tests.tools.vendor_proof [--profile P]
         [--compare-with REPORT] [--port-base N] [--workdir W]
+        [--conformance PATH]
 
 Starts one embedded cloud (by default the `vendor-like` profile when the
 cloud has it) and runs the suite against it three times, the way a vendor
@@ -22,12 +23,19 @@ does, through `conformance run --tempest-conf`:
 3. admin, ``[service_available] senlin`` false, seed 002 only: every
    capability of seed 002 is `not-applicable` for want of the service.
 
+--conformance names the `conformance` command the three runs use: by
+default the one beside this Python; .ci/run gives the one of a
+virtualenv holding only Tempest, the services' own plugins and this
+plugin's wheel (tools/install_proof.py), as a vendor's image has them,
+so the suite a vendor installs is the one judged here.
+
 Both reports stay under the workdir (admin/, member/). Exits 0 only when
 every check holds; always stops the cloud.
 """
 
 import argparse
 import configparser
+import functools
 import json
 import os
 import subprocess
@@ -68,7 +76,15 @@ def main(argv=None):
     parser.add_argument('--port-base', type=int, default=18300)
     parser.add_argument('--workdir', default=os.path.join(
         '.conformance', 'vendor-proof'))
+    parser.add_argument('--conformance', metavar='PATH', default=os.path.join(
+        os.path.dirname(sys.executable), 'conformance'),
+        help='the conformance command the runs use (default: the one '
+             'beside this Python)')
     args = parser.parse_args(argv)
+    if not os.access(args.conformance, os.X_OK):
+        ui.fail('--conformance %s: no such command (give the path of an '
+                'installed `conformance`)' % args.conformance)
+        return 2
     from conformance_tests.cloud import launcher
     from conformance_tests.cloud import profiles
     profile = args.profile or ('vendor-like' if 'vendor-like' in
@@ -92,7 +108,8 @@ def main(argv=None):
                                    **profiles.settings(profile))
     try:
         cloud.up()
-        problems = prove(cloud, workdir, reference)
+        problems = prove(cloud, workdir, reference,
+                         os.path.abspath(args.conformance))
     except (launcher.CloudError, ProofError) as e:
         ui.fail(str(e))
         return 2
@@ -106,12 +123,13 @@ def main(argv=None):
     return 0 if not problems else 1
 
 
-def prove(cloud, workdir, reference=None):
+def prove(cloud, workdir, reference=None, conformance=None):
     conf_path = os.path.join(cloud.workspace, 'etc', 'tempest.conf')
     admin_dir = os.path.join(workdir, 'admin')
     ui.say('1 of 3: admin, the cloud\'s own tempest.conf, with the '
            'inventory before and after')
-    admin = _run(conf_path, admin_dir, '--inventory')
+    run = functools.partial(_run, conformance=conformance)
+    admin = run(conf_path, admin_dir, '--inventory')
     if _report(admin_dir)['summary'].get('inventory_differences'):
         problems_left = ['admin run: left behind %s' % ', '.join(
             _report(admin_dir)['summary']['inventory_differences'])]
@@ -130,7 +148,7 @@ def prove(cloud, workdir, reference=None):
     ui.say('2 of 3: member accounts only, %s disabled' % ' and '.join(
         MEMBER_DISABLED))
     member_conf = write_member_conf(cloud, conf_path, workdir)
-    member = _run(member_conf, os.path.join(workdir, 'member'))
+    member = run(member_conf, os.path.join(workdir, 'member'))
     problems += judge_member_run(member, admin, _report(os.path.join(
         workdir, 'member')))
     ui.say('member-only run: %s' % _counts(member))
@@ -138,8 +156,8 @@ def prove(cloud, workdir, reference=None):
         ' and '.join(ADMIN_DISABLED), ', '.join(
             SEEDS[s] for s in ADMIN_DISABLED)))
     without_conf = write_conf_without(conf_path, workdir, ADMIN_DISABLED)
-    without = _run(without_conf, os.path.join(workdir, 'without-service'),
-                   *['--seed=%s' % SEEDS[s] for s in ADMIN_DISABLED])
+    without = run(without_conf, os.path.join(workdir, 'without-service'),
+                  *['--seed=%s' % SEEDS[s] for s in ADMIN_DISABLED])
     problems += judge_run_without(without, _report(os.path.join(
         workdir, 'without-service')), ADMIN_DISABLED)
     ui.say('run without %s: %s' % (' and '.join(ADMIN_DISABLED),
@@ -154,12 +172,13 @@ def _counts(verdicts):
     return ', '.join('%d %s' % (n, s) for s, n in sorted(counts.items()))
 
 
-def _run(conf_path, workdir, *options):
+def _run(conf_path, workdir, *options, conformance=None):
     """`conformance run --tempest-conf`, as a vendor runs it; returns
     {capability: (status, explanation)}. Its exit status is judged
     through the report, not here."""
     os.makedirs(workdir, exist_ok=True)
-    command = [os.path.join(os.path.dirname(sys.executable), 'conformance'),
+    command = [conformance or os.path.join(
+                   os.path.dirname(sys.executable), 'conformance'),
                'run', '--tempest-conf', conf_path, '--workdir',
                workdir] + list(options)
     done = subprocess.run(command, stdin=subprocess.DEVNULL)
@@ -299,9 +318,9 @@ def make_members(cloud):
     from conformance_tests.cloud import catalog
     from conformance_tests.cloud import http
     data = secrets.load(cloud.service_dir)
-    uri = _identity_uri(cloud)
-    token = catalog.admin_token(uri, data['admin'])
-    registrar = catalog.Registrar(uri, token, None)
+    uri, ca_file = _identity(cloud)
+    token = catalog.admin_token(uri, data['admin'], ca_file)
+    registrar = catalog.Registrar(uri, token, None, ca_file)
     role = registrar.role_id(MEMBER_ROLE)
     accounts = []
     for k in range(MEMBER_ACCOUNTS):
@@ -312,9 +331,10 @@ def make_members(cloud):
         password = _random()
         _, _, body = http.request('POST', uri + '/users', {'user': {
             'name': name, 'password': password, 'domain_id': 'default',
-            'default_project_id': project}}, token=token)
+            'default_project_id': project}}, token=token, ca_file=ca_file)
         http.request('PUT', uri + '/projects/%s/users/%s/roles/%s' % (
-            project, body['user']['id'], role), token=token)
+            project, body['user']['id'], role), token=token,
+            ca_file=ca_file)
         # Tempest asks pre-provisioned accounts for its primary and alt
         # credentials by role.
         accounts.append({'username': name, 'password': password,
@@ -328,10 +348,13 @@ def _random():
     return stdlib_secrets.token_urlsafe(12)
 
 
-def _identity_uri(cloud):
+def _identity(cloud):
+    """keystone's URL and the CA it is signed by (None: not a TLS
+    cloud), as the cloud's tempest.conf gives them."""
     parser = configparser.ConfigParser(interpolation=None)
     parser.read(os.path.join(cloud.workspace, 'etc', 'tempest.conf'))
-    return parser.get('identity', 'uri_v3')
+    return (parser.get('identity', 'uri_v3'),
+            parser.get('identity', 'ca_certificates_file', fallback=None))
 
 
 if __name__ == '__main__':

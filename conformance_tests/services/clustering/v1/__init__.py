@@ -32,6 +32,8 @@ class Clustering(api.Api):
         'senlin', default=False,
         help='Whether the clustering API (senlin) is expected to be '
              'available (seed 002).')
+    service_plugin_option = ('senlin_tempest_plugin.config',
+                             'service_option')
     _stage = api.STAGES['owners']
     # Optional (seed 002 only): a cloud without it is not reported as
     # "not searched". A cluster goes first (senlin deletes its servers),

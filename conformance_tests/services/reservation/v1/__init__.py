@@ -64,6 +64,8 @@ class Reservation(api.Api):
         help='Whether the reservation API (blazar, with blazar-nova\'s '
              'BlazarFilter in nova\'s scheduler) is expected to be '
              'available (seed 004).')
+    service_plugin_option = ('blazar_tempest_plugin.config',
+                             'service_option')
     option_groups = ((group, options),)
     # Most clouds have no blazar: nothing to say then. Ending a lease
     # gives its host back; a host leaves blazar after its servers.
