@@ -186,7 +186,10 @@ def _run(command, what, **kwargs):
     done = subprocess.run(command, capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, **kwargs)
     if done.returncode:
-        tail = (done.stdout + done.stderr).strip().splitlines()[-8:]
+        # pip's own warnings (an index location it ignores...) are not
+        # why it failed
+        tail = [line for line in (done.stdout + done.stderr).splitlines()
+                if line.strip() and not line.startswith('WARNING:')][-6:]
         raise InstallProofError('%s failed (exit %d): %s' % (
             what, done.returncode, ' | '.join(tail)))
     return done.stdout
