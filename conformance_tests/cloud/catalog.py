@@ -7,26 +7,29 @@ deployment tool would, so the catalog Tempest reads is keystone's own.
 from conformance_tests.cloud import http
 
 
-def admin_token(identity_uri, admin):
+def admin_token(identity_uri, admin, ca_file=None):
     body = {'auth': {
         'identity': {'methods': ['password'], 'password': {'user': {
             'name': admin['username'], 'domain': {'id': 'default'},
             'password': admin['password']}}},
         'scope': {'project': {'name': admin['project_name'],
                               'domain': {'id': 'default'}}}}}
-    _, headers, _ = http.request('POST', identity_uri + '/auth/tokens', body)
+    _, headers, _ = http.request('POST', identity_uri + '/auth/tokens', body,
+                                 ca_file=ca_file)
     return headers['X-Subject-Token']
 
 
 class Registrar(object):
-    def __init__(self, identity_uri, token, region):
+    def __init__(self, identity_uri, token, region, ca_file=None):
         self.uri = identity_uri
+        self.ca_file = ca_file
         self.token = token
         self.region = region
         self._roles = None
 
     def _call(self, method, path, body=None):
-        return http.request(method, self.uri + path, body, token=self.token)[2]
+        return http.request(method, self.uri + path, body, token=self.token,
+                            ca_file=self.ca_file)[2]
 
     def role_id(self, name):
         if self._roles is None:

@@ -25,8 +25,14 @@ opens its own connection to the service (wsgiref speaks HTTP/1.0).
 
     python -m conformance_tests.cloud.front_door SPEC
 
+With the ``tls`` setting (the ``vendor-like-tls`` profile) the front
+door alone speaks HTTPS, with the certificate the launcher signed with
+the cloud's private CA (tls.py), and says ``X-Forwarded-Proto: https``:
+the services behind it stay plain HTTP on loopback, as uwsgi does behind
+DevStack's TLS proxy, and build their links with https.
+
 SPEC (JSON, written by the launcher): host, port, routes ({prefix:
-port}), log_file.
+port}), log_file, and tls ({cert, key}) for HTTPS.
 """
 
 import http.client
@@ -34,10 +40,12 @@ import http.server
 import json
 import logging
 import signal
+import ssl
 import subprocess
 import sys
 import threading
 
+from conformance_tests.cloud import tls
 from conformance_tests.cloud import wsgi_server
 
 NAME = 'front-door'
@@ -124,6 +132,14 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     # body would wait for the client's delayed ACK of the head (~40 ms).
     disable_nagle_algorithm = True
 
+    def setup(self):
+        # The TLS handshake happens here, in the request's own thread, so
+        # a slow or refusing client holds up no other (accept() does not
+        # shake hands: do_handshake_on_connect is off).
+        if isinstance(self.request, ssl.SSLSocket):
+            self.request.do_handshake()
+        super().setup()
+
     def _forward(self):
         body = self._body()  # read even when refused: the connection lives on
         found = match(self.server.routes, self.path)
@@ -138,7 +154,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         headers = [(k, v) for k, v in self.headers.items()
                    if k.lower() not in HOP_BY_HOP | FORWARDED | {'host'}]
         headers += [('Host', host), ('X-Forwarded-Host', host),
-                    ('X-Forwarded-Proto', 'http'),
+                    ('X-Forwarded-Proto', self.server.scheme),
                     ('X-Forwarded-For', self.client_address[0]),
                     ('X-Forwarded-Prefix', pre)]
         if body is not None:
@@ -210,17 +226,35 @@ class _Server(http.server.ThreadingHTTPServer):
     # Tempest's workers and the services' own calls arrive together.
     request_queue_size = 64
 
-    def __init__(self, address, routes, backend_host):
+    def __init__(self, address, routes, backend_host, tls_context=None):
         super().__init__(address, _Handler)
         self.routes = dict(routes)
         self.backend_host = backend_host
+        self.scheme = 'http'
+        if tls_context is not None:
+            self.socket = tls_context.wrap_socket(
+                self.socket, server_side=True,
+                do_handshake_on_connect=False)
+            self.scheme = 'https'
+
+    def handle_error(self, request, client_address):
+        # A client that does not trust the CA ends the handshake: one
+        # line, not a traceback per refused connection.
+        error = sys.exc_info()[1]
+        if isinstance(error, (ssl.SSLError, ConnectionError)):
+            LOG.info('%s: %s', client_address[0], error)
+            return
+        super().handle_error(request, client_address)
 
 
-def serve(host, port, routes, backend_host=None):
+def serve(host, port, routes, backend_host=None, tls_files=None):
     """Bind host:port now and forward ``routes`` ({prefix: port} on
     ``backend_host``, default ``host``) from a daemon thread; return the
-    server (``shutdown()`` stops it)."""
-    server = _Server((host, port), routes, backend_host or host)
+    server (``shutdown()`` stops it). ``tls_files``: {cert, key} to
+    speak HTTPS."""
+    context = tls.server_context(tls_files['cert'], tls_files['key']) \
+        if tls_files else None
+    server = _Server((host, port), routes, backend_host or host, context)
     threading.Thread(target=server.serve_forever, kwargs={
         'poll_interval': 0.2}, daemon=True, name=NAME).start()
     return server
@@ -236,8 +270,10 @@ def main(argv=None):
     logging.basicConfig(
         filename=spec['log_file'], level=logging.INFO,
         format='%(asctime)s %(process)d %(levelname)s %(name)s %(message)s')
-    serve(spec['host'], spec['port'], spec['routes'])
-    LOG.info('front door on %s:%d: %s', spec['host'], spec['port'],
+    serve(spec['host'], spec['port'], spec['routes'],
+          tls_files=spec.get('tls'))
+    LOG.info('front door on %s%s:%d: %s', 'https://' if spec.get('tls')
+             else '', spec['host'], spec['port'],
              ', '.join('%s -> %d' % r for r in sorted(
                  spec['routes'].items())))
     stop = threading.Event()

@@ -1,12 +1,15 @@
 """A tiny JSON-over-HTTP helper for the launcher and the stubs (stdlib only).
 
 Errors carry method, URL and status, never request headers: tokens stay out
-of every message.
+of every message. ``ca_file`` is the private CA of a TLS cloud
+(cloud/tls.py): a URL of its front door is https.
 """
 
 import json
 import urllib.error
 import urllib.request
+
+from conformance_tests.common import tls
 
 
 class HTTPError(Exception):
@@ -15,7 +18,8 @@ class HTTPError(Exception):
         super().__init__('%s %s -> %s %s' % (method, url, status, body[:300]))
 
 
-def request(method, url, body=None, token=None, headers=None, timeout=10):
+def request(method, url, body=None, token=None, headers=None, timeout=10,
+            ca_file=None):
     """Return (status, headers, decoded JSON or None)."""
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, method=method)
@@ -27,7 +31,9 @@ def request(method, url, body=None, token=None, headers=None, timeout=10):
     for key, value in (headers or {}).items():
         req.add_header(key, value)
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:
+        context = tls.client_context(ca_file) if ca_file else None
+        with urllib.request.urlopen(req, timeout=timeout,
+                                    context=context) as resp:
             raw = resp.read()
             status, resp_headers = resp.status, resp.headers
     except urllib.error.HTTPError as e:

@@ -10,6 +10,11 @@ catalog, the services' configs and the client files hold: the service's
 own port, or, when the front door runs (it has a port in ``ports``), the
 front door's under the listener's prefix. ``url`` is always the
 service's own port (readiness, the launcher's direct looks).
+
+With the ``tls`` setting the front door speaks HTTPS with the cloud's
+private CA (cloud/tls.py): its URLs are https, ``ca_file`` names the CA
+bundle every client and every service's own client is told to trust, and
+each service still answers plain HTTP on its own port, on loopback.
 """
 
 from conformance_tests.cloud import catalog
@@ -20,7 +25,7 @@ from conformance_tests.common import ui
 
 class LaunchContext(object):
     def __init__(self, descriptors, host, service_dir, workspace, ports,
-                 secrets, region, settings, say=ui.say):
+                 secrets, region, settings, say=ui.say, ca_file=None):
         self.descriptors = descriptors
         self.host = host
         self.service_dir = service_dir
@@ -30,11 +35,15 @@ class LaunchContext(object):
         self.region = region
         self.settings = settings
         self.say = say
+        self.ca_file = ca_file        # the TLS front door's CA, or None
         self.outputs = {}             # {service: what after_ready learnt}
         self._token = None
 
     def url(self, service, listener='api'):
-        return 'http://%s:%d' % (self.host, self.ports[service][listener])
+        scheme = 'https' if (
+            service == front_door.NAME and self.ca_file) else 'http'
+        return '%s://%s:%d' % (scheme, self.host,
+                               self.ports[service][listener])
 
     def catalog_url(self, service, entry):
         prefix = self.front_door_prefix(service, entry.listener)
@@ -67,8 +76,8 @@ class LaunchContext(object):
     def admin_token(self):
         """One admin token per cloud start, fetched when first needed."""
         if self._token is None:
-            self._token = catalog.admin_token(self.identity_uri,
-                                              self.secrets['admin'])
+            self._token = catalog.admin_token(
+                self.identity_uri, self.secrets['admin'], self.ca_file)
         return self._token
 
     def contributions(self, hook):

@@ -9,7 +9,8 @@ users and the catalog through keystone's API as soon as keystone answers,
 lets each service do its one-time set-up, then writes the files clients
 need: a Tempest workspace with tempest.conf, accounts.yaml and
 clouds.yaml. With the ``front_door`` setting it first starts the front
-door (front_door.py), through which clients reach every API.
+door (front_door.py), through which clients reach every API; with the
+``tls`` setting too, over HTTPS with a CA made for this start (tls.py).
 """
 
 from concurrent import futures
@@ -31,6 +32,7 @@ from conformance_tests.cloud import packages
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import secrets as cloud_secrets
 from conformance_tests.cloud import services as services_mod
+from conformance_tests.cloud import tls
 from conformance_tests.cloud import zygote
 from conformance_tests.cloud.service_configs import SERVICE_PROJECT
 from conformance_tests.common import ui
@@ -128,7 +130,11 @@ class EmbeddedCloud(object):
         self.ports = {s.name: ports[s.name] for s in self.services}
         if self.settings['front_door']:
             front_door.assign_port(self.ports)
+        elif self.settings['tls']:
+            raise CloudError('the tls setting needs the front_door one: '
+                             'only the front door speaks TLS')
         self.processes = {}
+        self.tls_files = None
 
     @property
     def region(self):
@@ -185,9 +191,13 @@ class EmbeddedCloud(object):
         secrets = cloud_secrets.generate(
             s.name for s in self.services if s.service_user)
         cloud_secrets.save(self.service_dir, secrets)
+        if self.settings['tls']:
+            self.tls_files = tls.make(
+                os.path.join(self.service_dir, 'tls'), self.host)
         ctx = launch_context.LaunchContext(
             self.services, self.host, self.service_dir, self.workspace,
-            self.ports, secrets, self.region, self.settings, self.say)
+            self.ports, secrets, self.region, self.settings, self.say,
+            ca_file=self.tls_files and self.tls_files.ca)
         self.say('starting embedded cloud in %s%s' % (
             self.workdir, ' with mutant %s' % self.mutant
             if self.mutant else ''))
@@ -206,7 +216,7 @@ class EmbeddedCloud(object):
             if front_door.NAME in self.ports:
                 self._wait_answers(front_door.NAME, front_door.NAME, [
                     ctx.url(front_door.NAME, front_door.LISTENER) + '/'],
-                    started)
+                    started, ca_file=ctx.ca_file)
             beside = None
             for service in self.services:
                 self._wait_ready(service, started)
@@ -259,6 +269,9 @@ class EmbeddedCloud(object):
                 'routes': front_door.routes(self.services, self.ports),
                 'log_file': os.path.join(self.service_dir,
                                          '%s.log' % front_door.NAME)}
+        if self.tls_files:
+            spec['tls'] = {'cert': self.tls_files.cert,
+                           'key': self.tls_files.key}
         spec_file = os.path.join(self.service_dir,
                                  '%s.json' % front_door.NAME)
         with cloud_secrets.private_open(spec_file) as f:
@@ -274,7 +287,8 @@ class EmbeddedCloud(object):
                 listener.ready_path) for listener in service.listeners],
             started, timeout)
 
-    def _wait_answers(self, name, process, urls, started, timeout=120):
+    def _wait_answers(self, name, process, urls, started, timeout=120,
+                      ca_file=None):
         proc = self.processes[process]
         for url in urls:
             deadline = time.monotonic() + timeout
@@ -284,7 +298,7 @@ class EmbeddedCloud(object):
                         '%s exited while starting; see %s' % (
                             process, os.path.join(
                                 self.service_dir, '%s.out' % process)))
-                if _answers(url):
+                if _answers(url, ca_file):
                     break
                 if time.monotonic() > deadline:
                     raise CloudError(
@@ -296,7 +310,7 @@ class EmbeddedCloud(object):
     def _register(self, ctx):
         """Every other service's user and catalog entries, in keystone."""
         registrar = catalog.Registrar(ctx.identity_uri, ctx.admin_token(),
-                                      self.region)
+                                      self.region, ctx.ca_file)
         project_id = registrar.project(SERVICE_PROJECT)
         for service in self.services:
             if service.provides_identity:
@@ -415,9 +429,9 @@ def _read_state(workdir):
     return state
 
 
-def _answers(url):
+def _answers(url, ca_file=None):
     try:
-        http.request('GET', url, timeout=2)
+        http.request('GET', url, timeout=2, ca_file=ca_file)
     except (http.HTTPError, ValueError):
         pass  # it answered: an HTTP error is still a ready server
     except OSError:

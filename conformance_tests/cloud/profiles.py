@@ -17,6 +17,14 @@ hostnames that are FQDNs unlike their nova service hosts (`host1` runs
 hypervisor `host1.vendor.example`), as libvirt reports them; and computes
 of a real host's size (REAL_HOST_SIZE), whose fill a project's default
 quota cannot hold. It expects what the default profile expects.
+`vendor-like-tls` is `vendor-like` over HTTPS, as DevStack's Zuul jobs
+(`tls-proxy: true`) and most vendors serve their APIs: the front door
+speaks TLS with a private CA made for each cloud start (cloud/tls.py),
+the catalog's endpoints are https, tempest.conf's [identity]
+ca_certificates_file and clouds.yaml's cacert name the CA bundle, and
+each service's own clients (keystonemiddleware, nova's placement and
+glance clients, blazar's and senlin's) trust it through their cafile
+options. It expects what the default profile expects.
 `unified-limits` is the default cloud with nova counting quota with
 keystone's unified limits ([quota] driver = nova.quota.UnifiedLimitsDriver,
 the registered limits made at `up`): the one quota that counts disk, for
@@ -41,6 +49,7 @@ PROFILES = {
                     'hypervisor_domain': 'vendor.example',
                     'host_size': REAL_HOST_SIZE},
 }
+PROFILES['vendor-like-tls'] = dict(PROFILES['vendor-like'], tls=True)
 # Nova's quota from keystone's unified limits: seed 004's disk quota,
 # which nova's legacy quota does not count.
 PROFILES['unified-limits'] = dict(PROFILES['default'], unified_limits=True)

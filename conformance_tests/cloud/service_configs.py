@@ -31,9 +31,11 @@ def sqlite_url(workdir, name):
     return 'sqlite:///%s' % os.path.join(workdir, name)
 
 
-def service_auth(identity_uri, user):
-    """keystoneauth password options for a service user."""
-    return {
+def service_auth(identity_uri, user, ca_file=None):
+    """keystoneauth password options for a service user; ``ca_file``: the
+    CA a TLS cloud's front door is signed by (keystoneauth's session
+    option of the same group)."""
+    auth = {
         'auth_type': 'password',
         'auth_url': identity_uri,
         'username': user['username'],
@@ -42,10 +44,14 @@ def service_auth(identity_uri, user):
         'user_domain_name': DOMAIN,
         'project_domain_name': DOMAIN,
     }
+    if ca_file:
+        auth['cafile'] = ca_file
+    return auth
 
 
-def authtoken_section(identity_uri, user):
-    """[keystone_authtoken] for a service that validates keystone tokens."""
-    return dict(service_auth(identity_uri, user),
+def authtoken_section(identity_uri, user, ca_file=None):
+    """[keystone_authtoken] for a service that validates keystone tokens
+    (keystonemiddleware's ``cafile`` is its session's, as keystoneauth's)."""
+    return dict(service_auth(identity_uri, user, ca_file),
                 www_authenticate_uri=identity_uri,
                 service_token_roles_required=True)

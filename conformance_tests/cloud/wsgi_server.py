@@ -8,7 +8,8 @@ terminal; they hold method, path and status only (no headers, so no tokens).
 
 Behind the front door (front_door.py, the ``front_door`` setting) a
 server mounts each request at the path prefix the front door names in
-X-Forwarded-Prefix, as uwsgi mounts an app where Apache proxies it.
+X-Forwarded-Prefix, as uwsgi mounts an app where Apache proxies it,
+with the scheme the front door names in X-Forwarded-Proto.
 """
 
 import io
@@ -73,6 +74,10 @@ def mount_at_forwarded_prefix(environ):
     prefix = environ.pop('HTTP_X_FORWARDED_PREFIX', '').rstrip('/')
     if prefix:
         environ['SCRIPT_NAME'] = prefix + environ.get('SCRIPT_NAME', '')
+    # The scheme the client used at the front door (https with the tls
+    # setting), as uwsgi takes it from the proxy: links say https too.
+    if environ.get('HTTP_X_FORWARDED_PROTO') in ('http', 'https'):
+        environ['wsgi.url_scheme'] = environ['HTTP_X_FORWARDED_PROTO']
 
 
 def _make(app, host, port, serialise=True, behind_front_door=False):

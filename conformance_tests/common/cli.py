@@ -78,6 +78,8 @@ def environment(conf, credentials, region, interface, **extra):
     })
     if conf.identity.disable_ssl_certificate_validation:
         env['OS_INSECURE'] = 'true'
+        # the nova shell reads its own variable, not OS_INSECURE
+        env['NOVACLIENT_INSECURE'] = 'true'
     elif conf.identity.ca_certificates_file:
         # A cloud with a private CA: the same trust Tempest's clients use.
         env['OS_CACERT'] = conf.identity.ca_certificates_file

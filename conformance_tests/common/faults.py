@@ -26,6 +26,8 @@ import subprocess
 import urllib.error
 import urllib.request
 
+from conformance_tests.common import tls
+
 
 class FaultError(Exception):
     pass
@@ -64,7 +66,8 @@ def take_cell_down(test, conf):
 def backend(conf):
     c = conf.conformance
     if c.fault_control_url:
-        return ControlEndpoint(c.fault_control_url, c.fault_control_token)
+        return ControlEndpoint(c.fault_control_url, c.fault_control_token,
+                               tls.client_context(*tls.options(conf)))
     if c.fault_cell_down_command and c.fault_cell_up_command:
         return ShellCommands(c.fault_cell_down_command,
                              c.fault_cell_up_command)
@@ -72,16 +75,20 @@ def backend(conf):
 
 
 class ControlEndpoint(object):
-    def __init__(self, url, token):
+    def __init__(self, url, token, tls_context=None):
         self.url = url.rstrip('/')
         self.token = token
+        # an https endpoint is trusted as Tempest's clients trust the
+        # cloud (common/tls.py)
+        self.tls_context = tls_context
 
     def _post(self, path):
         req = urllib.request.Request(self.url + path, data=b'',
                                      method='POST')
         req.add_header('X-Conformance-Control-Token', self.token)
         try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
+            with urllib.request.urlopen(
+                    req, timeout=30, context=self.tls_context) as resp:
                 return json.loads(resp.read())
         except urllib.error.HTTPError as e:
             raise FaultError('control endpoint: POST %s -> %s %s' % (

@@ -129,6 +129,10 @@ CLOUD_SETTINGS = {
     # tempest.conf and clouds.yaml (cloud/front_door.py). Each service
     # still answers on its own port too.
     'front_door': False,
+    # The front door speaks HTTPS with a private CA made for each start
+    # (cloud/tls.py): the catalog's URLs are https, and tempest.conf,
+    # clouds.yaml and every service's own client name the CA bundle.
+    'tls': False,
 }
 
 

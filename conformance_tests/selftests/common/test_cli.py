@@ -115,6 +115,14 @@ class EnvironmentTest(testtools.TestCase):
             'OS_INSECURE': 'true', 'OS_COMPUTE_API_VERSION': '2.64'},
             {k: v for k, v in env.items() if k.startswith('OS_')})
 
+    def test_the_nova_shell_is_told_too(self):
+        # novaclient's shell reads NOVACLIENT_INSECURE, not OS_INSECURE
+        env = cli.environment(fake_conf(insecure=True), creds(), 'R1',
+                              'public')
+        self.assertEqual('true', env['NOVACLIENT_INSECURE'])
+        self.assertNotIn('NOVACLIENT_INSECURE', cli.environment(
+            fake_conf(), creds(), 'R1', 'public'))
+
     def test_secure_by_default(self):
         env = cli.environment(fake_conf(), creds(), 'R1', 'public')
         self.assertNotIn('OS_INSECURE', env)

@@ -13,6 +13,7 @@ import yaml
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import gabbi_runner
+from conformance_tests.selftests.common import test_gabbi_tls
 from conformance_tests.selftests.common import test_topology
 
 
@@ -175,6 +176,16 @@ def _file(expected_providers):
         }]}
 
 
+def _tls_file():
+    """A file without topology whose one request the TLS server
+    answers."""
+    doc = _file(['cn1'])
+    del doc['meta']['topology']
+    doc['tests'] = [{'name': 'over tls', 'GET': '/tls',
+                     'response_json_paths': {'$.path': '/tls'}}]
+    return doc
+
+
 class RunFileTest(testtools.TestCase):
     """run_gabbi_file against a loopback server, end to end."""
 
@@ -191,7 +202,7 @@ class RunFileTest(testtools.TestCase):
         self.server = _EchoServer()
         self.addCleanup(self.server.stop)
 
-    def run_file(self, doc, endpoint=None):
+    def run_file(self, doc, endpoint=None, ca_file=None, verify=True):
         path = os.path.join(self.tmp, 'placement', 'a-file.yaml')
         with open(path, 'w') as f:
             yaml.safe_dump(doc, f)
@@ -202,8 +213,12 @@ class RunFileTest(testtools.TestCase):
             gabbi_service = 'placement'
 
             def conf_for_gabbi(self):
-                return types.SimpleNamespace(placement=types.SimpleNamespace(
-                    min_microversion='1.0', max_microversion='latest'))
+                return types.SimpleNamespace(
+                    placement=types.SimpleNamespace(
+                        min_microversion='1.0', max_microversion='latest'),
+                    identity=types.SimpleNamespace(
+                        ca_certificates_file=ca_file,
+                        disable_ssl_certificate_validation=not verify))
 
             def gabbi_endpoint(self):
                 return endpoint or server.url
@@ -268,6 +283,27 @@ class RunFileTest(testtools.TestCase):
             str(len(client.calls) + len(client.deleted)),
             result.details['topology-requests'].as_text())
         self.assertEqual('1', result.details['gabbi-requests'].as_text())
+
+    def test_a_tls_cloud_is_reached_with_tempests_ca_file(self):
+        server = self.useFixture(test_gabbi_tls.TLSServer())
+        result, _ = self.run_file(_tls_file(), endpoint=server.url,
+                                  ca_file=server.files.ca)
+        self.assertEqual([], result.errors + result.failures)
+        self.assertEqual('1', result.details['gabbi-requests'].as_text())
+
+    def test_a_tls_cloud_unchecked_with_validation_disabled(self):
+        server = self.useFixture(test_gabbi_tls.TLSServer())
+        result, _ = self.run_file(_tls_file(), endpoint=server.url,
+                                  verify=False)
+        self.assertEqual([], result.errors + result.failures)
+
+    def test_a_private_ca_not_configured_is_no_verdict(self):
+        server = self.useFixture(test_gabbi_tls.TLSServer())
+        result, _ = self.run_file(_tls_file(), endpoint=server.url)
+        self.assertEqual(1, len(result.errors), result.failures)
+        msg = str(result.errors[0][1])
+        self.assertIn('GabbiRequestError', msg)
+        self.assertIn(test_gabbi_tls.VERIFY_FAILED, msg)
 
     def test_the_topology_is_removed_after_the_run(self):
         _, client = self.run_file(_file(['cn1']))

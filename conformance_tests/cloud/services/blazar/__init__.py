@@ -129,7 +129,7 @@ class Blazar(base.Service):
         token = ctx.admin_token()
         http.request('POST', compute + '/os-aggregates', {
             'aggregate': {'name': FREEPOOL}}, token=token,
-            headers=nova_service.SETUP_MICROVERSION)
+            headers=nova_service.SETUP_MICROVERSION, ca_file=ctx.ca_file)
         api = ctx.catalog_url(self.name, self.catalog[0])
         started = time.monotonic()
         hypervisors = [nova_service.hypervisor_hostname(host, ctx.settings)
@@ -139,7 +139,7 @@ class Blazar(base.Service):
             # adds a placement provider and the aggregate host: seconds.
             http.request('POST', api + '/os-hosts', {'name': hypervisor},
                          token=token, headers=SETUP_HEADERS,
-                         timeout=ENROL_TIMEOUT)
+                         timeout=ENROL_TIMEOUT, ca_file=ctx.ca_file)
         ctx.say('blazar freepool: %s (enrolled in %.1f s)' % (
             ', '.join(hypervisors), time.monotonic() - started))
 
@@ -215,6 +215,10 @@ def blazar_conf(ctx):
                 'os_auth_port': port,
                 'os_auth_prefix': prefix,
                 'os_auth_version': 'v3',
+                # blazar builds keystone's URL from these parts itself;
+                # its nova, placement and keystone sessions trust cafile
+                'os_auth_protocol': urllib.parse.urlsplit(
+                    ctx.identity_uri).scheme,
                 'os_region_name': ctx.region,
                 # The user blazar acts as on nova and holds the trusts.
                 'os_admin_username': user['username'],
@@ -222,6 +226,7 @@ def blazar_conf(ctx):
                 'os_admin_project_name': service_configs.SERVICE_PROJECT,
                 'os_admin_user_domain_name': service_configs.DOMAIN,
                 'os_admin_project_domain_name': service_configs.DOMAIN,
+                **({'cafile': ctx.ca_file} if ctx.ca_file else {}),
             },
             'database': {'connection': service_configs.sqlite_url(
                 workdir, 'blazar.db')},
@@ -233,7 +238,7 @@ def blazar_conf(ctx):
             # The spec's option; upstream ignores it (no such option).
             'preemptible': {'graceful_shutdown_time': GRACEFUL_SHUTDOWN_TIME},
             'keystone_authtoken': service_configs.authtoken_section(
-                ctx.identity_uri, user),
+                ctx.identity_uri, user, ctx.ca_file),
             'oslo_messaging_notifications': {'driver': 'noop'},
         })
 

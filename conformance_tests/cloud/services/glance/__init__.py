@@ -18,6 +18,7 @@ from conformance_tests.cloud import http
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import service_configs
 from conformance_tests.cloud.services import base
+from conformance_tests.common import tls
 
 # Operator-made fixtures, so no resource prefix: `conformance cleanup`
 # must never take them.
@@ -53,7 +54,8 @@ class Glance(base.Service):
 
     def write_config(self, ctx):
         path = glance_conf(ctx.service_dir, ctx.identity_uri,
-                           ctx.service_user(self.name), ctx.url(self.name))
+                           ctx.service_user(self.name), ctx.url(self.name),
+                           ctx.ca_file)
         if paste_beside_conf():
             # the wheel's own file (<prefix>/etc/glance), as [paste_deploy]
             # names it
@@ -71,9 +73,9 @@ class Glance(base.Service):
             _, _, image = http.request('POST', api + '/images', {
                 'name': name, 'disk_format': 'raw',
                 'container_format': 'bare', 'visibility': 'public'},
-                token=token)
+                token=token, ca_file=ctx.ca_file)
             _upload(api + '/images/%s/file' % image['id'],
-                    bytes(IMAGE_SIZE), token)
+                    bytes(IMAGE_SIZE), token, ctx.ca_file)
             images[option] = image['id']
         ctx.outputs[self.name] = images
         ctx.say('images: %s' % ', '.join(name for _, name in IMAGES))
@@ -90,12 +92,14 @@ class Glance(base.Service):
         return {base.API: app.build_app(proc.config(self.name))}
 
 
-def _upload(url, data, token):
+def _upload(url, data, token, ca_file=None):
     """PUT raw image data (http.request speaks JSON only)."""
     req = urllib.request.Request(url, data=data, method='PUT', headers={
         'Content-Type': 'application/octet-stream', 'X-Auth-Token': token})
     try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
+        context = tls.client_context(ca_file) if ca_file else None
+        with urllib.request.urlopen(req, timeout=30,
+                                    context=context) as resp:
             resp.read()
     except urllib.error.HTTPError as e:
         raise http.HTTPError('PUT', url, e.code,
@@ -115,7 +119,7 @@ def paste_beside_conf(version=None):
     return bool(version) and version[0] < PASTE_BESIDE_CONF_BEFORE
 
 
-def glance_conf(workdir, identity_uri, user, own_url):
+def glance_conf(workdir, identity_uri, user, own_url, ca_file=None):
     home = os.path.join(workdir, 'glance')
     return service_configs.write_ini(os.path.join(home, 'glance-api.conf'), {
         'DEFAULT': {
@@ -137,7 +141,7 @@ def glance_conf(workdir, identity_uri, user, own_url):
                              home, 'images')},
         'paste_deploy': {'flavor': 'keystone', 'config_file': paste_ini()},
         'keystone_authtoken': service_configs.authtoken_section(
-            identity_uri, user),
+            identity_uri, user, ca_file),
     })
 
 

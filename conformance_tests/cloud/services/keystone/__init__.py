@@ -47,8 +47,9 @@ class Keystone(base.Service):
                      'admin_password': admin['password'],
                      'admin_project_name': admin['project_name'],
                      'admin_domain_name': DOMAIN},
-            'identity': {'uri_v3': ctx.identity_uri, 'auth_version': 'v3',
-                         'region': ctx.region},
+            'identity': dict({'uri_v3': ctx.identity_uri,
+                              'auth_version': 'v3', 'region': ctx.region},
+                             **_trust(ctx)),
             'identity-feature-enabled': {'api_v2': 'false'},
         }
 
@@ -69,11 +70,18 @@ class Keystone(base.Service):
                      'project_name': admin['project_name'],
                      'user_domain_name': DOMAIN,
                      'project_domain_name': DOMAIN},
-            'region_name': ctx.region, 'identity_api_version': 3}}
+            'region_name': ctx.region, 'identity_api_version': 3,
+            **({'cacert': ctx.ca_file} if ctx.ca_file else {})}}
 
     def build(self, proc):
         from conformance_tests.cloud.services.keystone import app
         return {base.API: app.build_app(proc)}
+
+
+def _trust(ctx):
+    """[identity] ca_certificates_file of a TLS cloud: the trust every
+    Tempest client, and every other client of the suite, uses."""
+    return {'ca_certificates_file': ctx.ca_file} if ctx.ca_file else {}
 
 
 # How long a cached token validation (or any other cached read) lives

@@ -126,13 +126,14 @@ class Nova(base.Service):
         for zone, hosts in zones.items():
             _, _, body = http.request('POST', api + '/os-aggregates', {
                 'aggregate': {'name': zone, 'availability_zone': zone}},
-                token=token, headers=SETUP_MICROVERSION)
+                token=token, headers=SETUP_MICROVERSION,
+                ca_file=ctx.ca_file)
             for host in hosts:
                 http.request(
                     'POST', api + '/os-aggregates/%s/action' % (
                         body['aggregate']['id']),
                     {'add_host': {'host': host}}, token=token,
-                    headers=SETUP_MICROVERSION)
+                    headers=SETUP_MICROVERSION, ca_file=ctx.ca_file)
             ctx.say('zone %s: %s' % (zone, ', '.join(hosts)))
 
     def tempest_conf(self, ctx):
@@ -223,6 +224,11 @@ def eventlet_mode(version=None):
     return bool(version) and version[0] < THREADING_MAJOR
 
 
+def _trust(ctx):
+    """A keystoneauth session's CA option, on a TLS cloud."""
+    return {'cafile': ctx.ca_file} if ctx.ca_file else {}
+
+
 def nova_config(ctx):
     """Everything nova is configured with, other services' hooks merged."""
     user = ctx.service_user('nova')
@@ -247,13 +253,17 @@ def nova_config(ctx):
                     'service_down_time': 600,
                     'executor_thread_pool_size': 8},
         'keystone_authtoken': service_configs.authtoken_section(
-            ctx.identity_uri, user),
+            ctx.identity_uri, user, ctx.ca_file),
         'placement': dict(service_configs.service_auth(
-            ctx.identity_uri, user), region_name=ctx.region,
+            ctx.identity_uri, user, ctx.ca_file), region_name=ctx.region,
             valid_interfaces='public'),
         # nova finds glance in the catalog too, in the cloud's region
-        # (glance's contribution says which interface)
-        'glance': {'region_name': ctx.region},
+        # (glance's contribution says which interface), and reaches it
+        # through the front door, with its CA on a TLS cloud
+        'glance': dict({'region_name': ctx.region}, **_trust(ctx)),
+        # nova checks a project id given to it (flavor access, quotas)
+        # with keystone, as the caller; unreachable, it lets any id pass
+        'keystone': _trust(ctx),
         'quota': dict({'count_usage_from_placement': ctx.settings[
             'count_usage_from_placement']}, **zone_quota(
                 ctx.settings['zone_computes'])),
@@ -323,7 +333,8 @@ def unified_limits_section(ctx, user):
     its own endpoint by type and region. endpoint_id is unset on purpose:
     nova's test harness sets it to a placeholder for its unit tests'
     fake keystone."""
-    return dict(service_configs.service_auth(ctx.identity_uri, user),
+    return dict(service_configs.service_auth(ctx.identity_uri, user,
+                                             ctx.ca_file),
                 endpoint_id=None,
                 endpoint_service_type='compute',
                 endpoint_region_name=ctx.region,
@@ -335,14 +346,14 @@ def register_limits(ctx):
     limits in keystone, for the compute service of the cloud's region."""
     token = ctx.admin_token()
     _, _, found = http.request('GET', ctx.identity_uri + '/services?type='
-                               'compute', token=token)
+                               'compute', token=token, ca_file=ctx.ca_file)
     (service,) = found['services']
     http.request('POST', ctx.identity_uri + '/registered_limits', {
         'registered_limits': [
             {'service_id': service['id'], 'region_id': ctx.region,
              'resource_name': name, 'default_limit': value}
             for name, value in sorted(REGISTERED_LIMITS.items())]},
-        token=token)
+        token=token, ca_file=ctx.ca_file)
     ctx.say('unified limits: nova counts quota with keystone\'s limits '
             '(%d registered)' % len(REGISTERED_LIMITS))
 

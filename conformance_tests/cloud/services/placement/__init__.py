@@ -29,7 +29,7 @@ class Placement(base.Service):
 
     def write_config(self, ctx):
         return placement_conf(ctx.service_dir, ctx.identity_uri,
-                              ctx.service_user(self.name))
+                              ctx.service_user(self.name), ctx.ca_file)
 
     def after_ready(self, ctx):
         _, _, root = http.request('GET', ctx.url(self.name) + '/')
@@ -53,7 +53,7 @@ class Placement(base.Service):
         return {base.API: wsgi.init_application()}
 
 
-def placement_conf(workdir, identity_uri, user):
+def placement_conf(workdir, identity_uri, user, ca_file=None):
     return service_configs.write_ini(
         os.path.join(workdir, 'placement', 'placement.conf'), {
             'DEFAULT': {'log_file': os.path.join(workdir, 'placement.log'),
@@ -64,7 +64,7 @@ def placement_conf(workdir, identity_uri, user):
                     workdir, 'placement.db'),
                 'sync_on_startup': True},
             'keystone_authtoken': service_configs.authtoken_section(
-                identity_uri, user),
+                identity_uri, user, ca_file),
         })
 
 

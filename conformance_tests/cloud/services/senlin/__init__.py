@@ -89,7 +89,8 @@ class Senlin(base.Service):
     # -- launcher side ---------------------------------------------------
     def write_config(self, ctx):
         return senlin_conf(ctx.service_dir, ctx.identity_uri,
-                           ctx.service_user(self.name), ctx.region)
+                           ctx.service_user(self.name), ctx.region,
+                           ctx.ca_file)
 
     def tempest_conf(self, ctx):
         # a hypervisor hostname, not a service host
@@ -129,7 +130,12 @@ class Senlin(base.Service):
         return {base.API: app.build(proc, self.name)}
 
 
-def senlin_conf(workdir, identity_uri, user, region):
+def senlin_conf(workdir, identity_uri, user, region, ca_file=None):
+    # senlin's SDK connections (to nova) and its keystone client trust
+    # [authentication] cafile; its token checks, keystonemiddleware's.
+    authentication = {}
+    if ca_file:
+        authentication['cafile'] = ca_file
     return service_configs.write_ini(
         os.path.join(workdir, 'senlin', 'senlin.conf'), {
             'DEFAULT': {
@@ -154,9 +160,10 @@ def senlin_conf(workdir, identity_uri, user, region):
                 'service_user_domain': service_configs.DOMAIN,
                 'service_project_domain': service_configs.DOMAIN,
                 'interface': 'public',
+                **authentication,
             },
             'keystone_authtoken': service_configs.authtoken_section(
-                identity_uri, user),
+                identity_uri, user, ca_file),
             'oslo_messaging_notifications': {'driver': 'noop'},
         })
 

@@ -1,0 +1,96 @@
+"""Give gabbi's built tests the trust Tempest's clients have.
+
+gabbi checks a server's certificate against certifi's bundle only; its
+one TLS knob is the per-test ``cert_validate`` (False: check nothing).
+A cloud with a private CA (DevStack's tls-proxy, most vendors) then
+fails every request with CERTIFICATE_VERIFY_FAILED, while Tempest's own
+clients trust ``[identity] ca_certificates_file``.
+
+``disable_ssl_certificate_validation`` goes through gabbi's own
+``cert_validate: false`` (``defaults``); the CA file is given to each
+built test's HTTP client, before its first request, in whichever of
+gabbi's two client shapes the installed gabbi has:
+
+- gabbi 2.x and 3.x: ``Http`` is a ``urllib3.PoolManager``; its pools
+  are made on the first request from ``connection_pool_kw``, so the CA
+  goes there as ``ca_certs`` (in place of ``certifi.where()``).
+- gabbi 4.x: ``Http`` holds an ``httpx.Client`` made with ``verify`` at
+  construction; it is replaced by one whose ``verify`` is an SSL context
+  that trusts the CA file.
+
+Like Tempest's clients, the CA file replaces the default bundle rather
+than adding to it.
+"""
+
+from conformance_tests.common import tls
+
+
+class GabbiTLSError(Exception):
+    """The installed gabbi's HTTP client is of a shape this module does
+    not know: its message says what to install."""
+
+
+def defaults(test_defaults, verify):
+    """Put ``cert_validate: false`` in a file's ``defaults`` when
+    certificates are not to be checked."""
+    if not verify:
+        test_defaults['cert_validate'] = False
+
+
+def trust(suite, ca_file, verify):
+    """Make every test of ``suite`` (gabbi's built tests) trust
+    ``ca_file`` only; nothing to do without one or without checking."""
+    if not ca_file or not verify:
+        return
+    for test in _tests(suite):
+        trust_client(test.http, ca_file, test.test_data.get('http_version'))
+
+
+def trust_client(http, ca_file, http_version=None):
+    """Give one gabbi ``Http`` object the CA, whatever its shape."""
+    if hasattr(http, 'connection_pool_kw'):
+        _trust_pool_manager(http, ca_file)
+    elif _is_httpx_client(getattr(http, 'client', None)):
+        _trust_httpx(http, ca_file, http_version)
+    else:
+        raise GabbiTLSError(
+            'gabbi\'s HTTP client %s is neither a urllib3 PoolManager '
+            '(gabbi 2/3) nor holds an httpx.Client (gabbi 4): the suite '
+            'cannot give it [identity] ca_certificates_file; install a '
+            'gabbi from 2.4.0 to 4.x' % type(http).__name__)
+
+
+def _trust_pool_manager(http, ca_file):
+    http.connection_pool_kw['ca_certs'] = ca_file
+    # A pool made before this (none is, before the first request) would
+    # keep the old bundle.
+    http.clear()
+
+
+def _is_httpx_client(client):
+    try:
+        import httpx
+    except ImportError:
+        return False
+    return isinstance(client, httpx.Client)
+
+
+def _trust_httpx(http, ca_file, http_version):
+    import httpx
+
+    # The runner reaches a real cloud, never an intercepted WSGI app, so
+    # the client it replaces has httpx's own network transport.
+    old = http.client
+    version = int(http_version or 1)
+    http.client = httpx.Client(
+        verify=tls.client_context(ca_file),
+        http1=(version == 1), http2=(version == 2))
+    old.close()
+
+
+def _tests(suite):
+    for item in suite:
+        if hasattr(item, 'http'):
+            yield item
+        else:
+            yield from _tests(item)
