@@ -34,7 +34,9 @@ def cloud(parser):
                              'counts quota from the cells; spec-reference: '
                              'upstream patched to the specs; vendor-like: '
                              'FQDN hypervisors, path-prefixed endpoints on '
-                             'one port, another region; *-no-drs-hypervisor:'
+                             'one port, another region; vendor-like-tls: '
+                             'vendor-like over HTTPS with a private CA; '
+                             '*-no-drs-hypervisor:'
                              ' without senlin\'s vSphere DRS host)')
 
 

@@ -23,10 +23,11 @@ runs (constraints/<series>.txt, upstream's file verbatim):
 
 The virtualenvs stay under the workdir: tools/vendor_proof.py runs the
 suite from today's one, ``<workdir>/venvs/current`` (--conformance).
---python-for gives a series another interpreter (a gate node's: 2024.1
-on Ubuntu 22.04 runs Python 3.10); by default 2024.1 takes a Python 3.10
-where this machine has one, and the summary names each interpreter
-used. Exits 0 only when every step of every series holds.
+--python-for gives a series another interpreter; by default each takes
+its gate node's Python where this machine has one (2024.1 on Ubuntu
+22.04: 3.10; today's on Debian 13: 3.13; else this one), and the
+summary names each interpreter used. Exits 0 only when every step of
+every series holds.
 """
 
 import argparse
@@ -55,9 +56,13 @@ SERVICE_PLUGINS = {
     'senlin-tempest-plugin': ('senlin-tempest-plugin',
                               'senlin_tempest_plugin.'),
 }
-# The interpreter of the gate node each series' jobs run on, where it
-# differs from this one (zuul.d/stable-jobs.yaml: jammy nodes).
-GATE_PYTHON = {'2024.1': '3.10'}
+# The interpreter of a gate node each series' jobs run on, where it
+# differs from this one: 2024.1's jobs run on Ubuntu 22.04 (jammy,
+# zuul.d/stable-jobs.yaml), the oldest Python setup.cfg admits; today's
+# on Debian 13 (trixie, conformance-self-check's nodeset), the newest
+# one its classifiers name. Between them the installed suite runs on
+# both ends of python_requires: vendor_proof runs today's virtualenv.
+GATE_PYTHON = {'2024.1': '3.10', releases.CURRENT: '3.13'}
 OWN_TESTS = 'conformance_tests.'
 
 
@@ -79,8 +84,10 @@ def main(argv=None):
     parser.add_argument('--python-for', action='append', default=[],
                         metavar='SERIES=PYTHON',
                         help='the interpreter a series\' virtualenv is made '
-                             'with (default: this one; 2024.1: a Python '
-                             '%s where one is found)' % GATE_PYTHON['2024.1'])
+                             'with (default: its gate node\'s where one is '
+                             'found: %s; else this one)' % ', '.join(
+                                 '%s %s' % pair for pair in sorted(
+                                     GATE_PYTHON.items())))
     args = parser.parse_args(argv)
     try:
         pythons = _pythons(args.python_for)
