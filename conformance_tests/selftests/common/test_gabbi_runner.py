@@ -191,6 +191,10 @@ class RunFileTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
+        # gabbi's HTTP client logs every request (httpcore, at DEBUG where
+        # an earlier test in the worker set that up): kept in the test's
+        # details, not printed.
+        self.useFixture(fixtures.FakeLogger())
         self.tmp = self.useFixture(fixtures.TempDir()).path
         os.mkdir(os.path.join(self.tmp, 'placement'))
         with open(os.path.join(self.tmp, 'placement', '_topologies.yaml'),
