@@ -10,10 +10,7 @@ gabbi has it, else the same object is built from urllib3 or httpx (one
 gabbi is installed at a time, and both shapes are called ``Http``).
 """
 
-import http.server
-import json
 import ssl
-import threading
 import types
 import unittest
 
@@ -22,6 +19,7 @@ import testtools
 
 from conformance_tests.cloud import tls as cloud_tls
 from conformance_tests.common import gabbi_tls
+from conformance_tests.selftests import preflight as fake_cloud
 
 VERIFY_FAILED = 'CERTIFICATE_VERIFY_FAILED'
 
@@ -37,37 +35,13 @@ class TLSServer(fixtures.Fixture):
         self.useFixture(fixtures.FakeLogger())
         directory = self.useFixture(fixtures.TempDir()).path
         self.files = cloud_tls.make(directory, '127.0.0.1')
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                body = json.dumps({'path': self.path}).encode()
-                self.send_response(200)
-                self.send_header('content-type', 'application/json')
-                self.send_header('content-length', str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address):
-                pass  # a client refusing the certificate, on purpose
-
-        self.httpd = Server(('127.0.0.1', 0), Handler)
-        self.httpd.socket = cloud_tls.server_context(
-            self.files.cert, self.files.key).wrap_socket(
-                self.httpd.socket, server_side=True)
-        thread = threading.Thread(target=self.httpd.serve_forever,
-                                  daemon=True)
-        thread.start()
-        self.addCleanup(thread.join, 5)
-        self.addCleanup(self.httpd.server_close)
-        self.addCleanup(self.httpd.shutdown)
-        self.port = self.httpd.server_address[1]
-        self.url = 'https://127.0.0.1:%d' % self.port
+        listener = fake_cloud.Listener(
+            lambda method, path, headers, body: (200, {}, {'path': path}),
+            tls_context=cloud_tls.server_context(self.files.cert,
+                                                 self.files.key))
+        self.addCleanup(listener.stop)
+        self.port = listener.port
+        self.url = listener.url
 
 
 def _installed_shape():

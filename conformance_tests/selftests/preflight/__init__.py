@@ -33,11 +33,20 @@ RESERVATION_DOC = {'versions': [{'id': 'v1.0', 'status': 'CURRENT',
                                  'max_version': '1.0'}]}
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # a client refusing the certificate, on purpose
+
+
 class Listener(object):
     """One loopback HTTP server; ``handle(method, path, headers, body)``
-    gives (status, {header: value}, JSON-able body or None)."""
+    gives (status, {header: value}, JSON-able body or None). With
+    ``tls_context`` (a server-side ssl.SSLContext) it serves HTTPS, and a
+    client that refuses its certificate is not reported."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, tls_context=None):
         owner = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -63,11 +72,17 @@ class Listener(object):
                 pass
 
         self.handle = handle
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
-                                                      Handler)
-        self.server.daemon_threads = True
+        if tls_context is None:
+            self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0),
+                                                          Handler)
+            self.server.daemon_threads = True
+        else:
+            self.server = _QuietServer(('127.0.0.1', 0), Handler)
+            self.server.socket = tls_context.wrap_socket(
+                self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
-        self.url = 'http://127.0.0.1:%d' % self.port
+        self.url = '%s://127.0.0.1:%d' % (
+            'http' if tls_context is None else 'https', self.port)
         # A short poll: stop() waits for it, once per listener.
         self.thread = threading.Thread(target=self.server.serve_forever,
                                        kwargs={'poll_interval': 0.02},
