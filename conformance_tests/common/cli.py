@@ -19,13 +19,19 @@ import sys
 
 from tempest.lib import exceptions as lib_exc
 
-# Seconds a command may take; a senlin action waits on nova's builds, so
-# its runner passes [compute] build_timeout instead.
-TIMEOUT = 120
+# How long a command may take: a command is several requests (a token,
+# the catalog, the call) and a senlin action waits on nova's builds, so
+# the bound is Tempest's for a wait, not one request's http_timeout.
+TIMEOUT_OPTION = '[compute] build_timeout'
 REDACTED = '***'
 # Options whose next argument (or ``=value``) is a secret.
 SECRET_OPTIONS = ('--os-password', '--os-token', '--password', '--token',
                   '--os-application-credential-secret')
+
+
+def timeout_message(shown, seconds):
+    return '`%s` did not end within %s s (%s)' % (shown, seconds,
+                                                  TIMEOUT_OPTION)
 
 
 class CommandFailed(AssertionError):
@@ -163,11 +169,12 @@ class OpenStack(object):
     """
 
     def __init__(self, conf, credentials, rule, region=None,
-                 interface='public', timeout=TIMEOUT, env=None,
+                 interface='public', timeout=None, env=None,
                  noise=(), stderr_tail=800):
         self.conf = conf
         self.rule = rule
-        self.timeout = timeout
+        self.timeout = conf.compute.build_timeout if timeout is None \
+            else timeout
         self.noise = tuple(noise)
         self.stderr_tail = stderr_tail
         self.secrets = [s for s in (credentials.password,) if s]
@@ -198,8 +205,7 @@ class OpenStack(object):
                                   capture_output=True, text=True,
                                   timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            raise CommandTimeout('`%s` did not end within %s s' % (
-                shown, self.timeout))
+            raise CommandTimeout(timeout_message(shown, self.timeout))
         result = Result(self, shown, done.returncode, done.stdout,
                         done.stderr)
         return result.check() if check else result

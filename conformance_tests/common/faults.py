@@ -67,6 +67,7 @@ def backend(conf):
     c = conf.conformance
     if c.fault_control_url:
         return ControlEndpoint(c.fault_control_url, c.fault_control_token,
+                               conf.service_clients.http_timeout,
                                tls.client_context(*tls.options(conf)))
     if c.fault_cell_down_command and c.fault_cell_up_command:
         return ShellCommands(c.fault_cell_down_command,
@@ -75,9 +76,12 @@ def backend(conf):
 
 
 class ControlEndpoint(object):
-    def __init__(self, url, token, tls_context=None):
+    def __init__(self, url, token, timeout, tls_context=None):
         self.url = url.rstrip('/')
         self.token = token
+        # Tempest's [service-clients] http_timeout, as for the cloud's
+        # own APIs (the caller passes it)
+        self.timeout = timeout
         # an https endpoint is trusted as Tempest's clients trust the
         # cloud (common/tls.py)
         self.tls_context = tls_context
@@ -88,7 +92,8 @@ class ControlEndpoint(object):
         req.add_header('X-Conformance-Control-Token', self.token)
         try:
             with urllib.request.urlopen(
-                    req, timeout=30, context=self.tls_context) as resp:
+                    req, timeout=self.timeout,
+                    context=self.tls_context) as resp:
                 return json.loads(resp.read())
         except urllib.error.HTTPError as e:
             raise FaultError('control endpoint: POST %s -> %s %s' % (

@@ -48,7 +48,7 @@ from testtools import content
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import gabbi_handlers
-from conformance_tests.common import gabbi_tls
+from conformance_tests.common import gabbi_http
 from conformance_tests.common import microversion
 from conformance_tests.common import tls
 from conformance_tests.common import topology
@@ -109,8 +109,11 @@ class GabbiFileRunner(object):
         headers['x-auth-token'] = self.gabbi_token()
         if url.scheme == 'https':
             defaults['ssl'] = True
-        ca_file, verify = tls.options(self.conf_for_gabbi())
-        gabbi_tls.defaults(defaults, verify)
+        conf = self.conf_for_gabbi()
+        ca_file, verify = tls.options(conf)
+        # Tempest's deadline for each request, not gabbi's own 30 s.
+        timeout = conf.service_clients.http_timeout
+        gabbi_http.defaults(defaults, verify, timeout)
         port = url.port or (443 if url.scheme == 'https' else 80)
 
         suite = suitemaker.test_suite_from_dict(
@@ -120,8 +123,9 @@ class GabbiFileRunner(object):
             prefix=url.path.rstrip('/'),
             handlers=_handlers_for_run(names),
             test_loader_name='conformance')
-        # gabbi trusts certifi's bundle only: give its clients Tempest's.
-        gabbi_tls.trust(suite, ca_file, verify)
+        # gabbi trusts certifi's bundle only: give its clients Tempest's
+        # (and gabbi 2.x's its deadline).
+        gabbi_http.prepare(suite, ca_file, verify, timeout)
         result = unittest.TestResult()
         suite.run(result)
 

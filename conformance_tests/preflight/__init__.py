@@ -17,9 +17,10 @@ A failure is one line naming the option to fix and the cause
 member, credential mode, endpoints) are a JSON-ready dict with no
 password or token, written to <workdir>/preflight.json.
 
-HTTP is requests with a 3 s connect timeout, never Tempest's clients;
-tempest.conf is read with configparser, never Tempest's CONF: preflight
-must explain a conf that Tempest itself would choke on.
+HTTP is requests, never Tempest's clients, with Tempest's deadline
+([service-clients] http_timeout; preflight/http.py); tempest.conf is
+read with configparser, never Tempest's CONF: preflight must explain a
+conf that Tempest itself would choke on.
 """
 
 from concurrent import futures
@@ -37,7 +38,6 @@ from conformance_tests.preflight import series as series_mod
 from conformance_tests.preflight import versions
 
 FILENAME = 'preflight.json'
-TIMEOUTS = (http_mod.CONNECT_TIMEOUT, http_mod.READ_TIMEOUT)
 # Requests in flight at once (token requests, version documents).
 PARALLEL = 8
 
@@ -54,7 +54,7 @@ class PreflightError(Exception):
         self.findings = findings
 
 
-def check(conf_path, timeouts=TIMEOUTS):
+def check(conf_path):
     """The findings (a dict, no secret) for the cloud of ``conf_path``,
     or PreflightError."""
     redactor = redact.Redactor()
@@ -62,7 +62,7 @@ def check(conf_path, timeouts=TIMEOUTS):
     findings = {'tempest_conf': os.path.abspath(conf_path), 'ok': False,
                 'error': None}
     try:
-        _check(conf_path, timeouts, findings, redactor)
+        _check(conf_path, findings, redactor)
         findings['ok'] = True
     except _ONE_LINE as e:
         findings['error'] = ' '.join(str(e).split())
@@ -74,11 +74,11 @@ def check(conf_path, timeouts=TIMEOUTS):
     return findings
 
 
-def _check(conf_path, timeouts, findings, redactor):
+def _check(conf_path, findings, redactor):
     conf = conf_mod.TempestConf(conf_path)
     for secret in conf.secrets():
         redactor.add(secret)
-    http = http_mod.Http.from_conf(conf, timeouts)
+    http = http_mod.Http.from_conf(conf)
 
     uri_v3 = conf.get('identity', 'uri_v3')
     if not uri_v3:

@@ -19,6 +19,7 @@ _FALSE = ('false', 'no', 'off', '0')
 # Tempest's defaults.
 DEFAULT_DOMAIN = 'Default'
 ADMIN_ROLE = 'admin'
+HTTP_TIMEOUT = 60
 
 
 class ConfError(Exception):
@@ -26,6 +27,9 @@ class ConfError(Exception):
 
 
 class TempestConf(object):
+    # Tempest's group is "service-clients"; oslo.config does not read a
+    # [service_clients] section for it, so neither does preflight.
+    HTTP_TIMEOUT_OPTION = '[service-clients] http_timeout'
 
     def __init__(self, path):
         self.path = path
@@ -65,6 +69,23 @@ class TempestConf(object):
             return False
         raise ConfError('[%s] %s = %s: not true or false' % (
             group, option, text))
+
+    def http_timeout(self):
+        """Seconds Tempest's clients wait for a connection and for each
+        answer ([service-clients] http_timeout, an IntOpt)."""
+        text = self.get('service-clients', 'http_timeout')
+        if text is None or text == '':
+            return HTTP_TIMEOUT
+        try:
+            seconds = int(text)
+        except ValueError:
+            raise ConfError('%s = %s: not a whole number of seconds' % (
+                self.HTTP_TIMEOUT_OPTION, text))
+        if seconds < 1:
+            raise ConfError('%s = %s: must be 1 or more (seconds Tempest '
+                            'waits for an answer)' % (
+                                self.HTTP_TIMEOUT_OPTION, text))
+        return seconds
 
     def secrets(self):
         """Every value that is a secret (common/secret_options.py)."""

@@ -56,9 +56,7 @@ class AffinityCLITest(base.AffinityPolicyTest):
 
     def setUp(self):
         super().setUp()
-        # A senlin action waits on nova's builds: [compute] build_timeout.
         self.cli = cli.OpenStack(CONF, self.os_primary.credentials, RULE,
-                                 timeout=CONF.compute.build_timeout,
                                  stderr_tail=300)
 
     @decorators.idempotent_id('bdcf490f-3250-4d5c-bbb2-f892a6d65ee2')

@@ -94,8 +94,8 @@ class NovaShell(cli.OpenStack):
                                   env=self.env, capture_output=True,
                                   text=True, timeout=self.timeout)
         except subprocess.TimeoutExpired:
-            raise cli.CommandTimeout('`%s` did not end within %s s' % (
-                shown, self.timeout))
+            raise cli.CommandTimeout(cli.timeout_message(shown,
+                                                         self.timeout))
         result = cli.Result(self, shown, done.returncode, done.stdout,
                             done.stderr)
         return result.check() if check else result

@@ -43,6 +43,7 @@ FAKE = textwrap.dedent('''\
 def fake_conf(openstack_cli='', insecure=False, ca_file=None):
     return types.SimpleNamespace(
         conformance=types.SimpleNamespace(openstack_cli=openstack_cli),
+        compute=types.SimpleNamespace(build_timeout=300),
         identity=types.SimpleNamespace(
             uri_v3='http://keystone/v3', region='RegionOne',
             disable_ssl_certificate_validation=insecure,
@@ -192,9 +193,13 @@ class RunTest(testtools.TestCase):
     def test_timeout_is_an_error_naming_the_command(self):
         e = self.assertRaises(cli.CommandTimeout,
                               self.runner(timeout=0.5).run, 'sleep')
-        self.assertEqual('`openstack sleep` did not end within 0.5 s',
-                         str(e))
+        self.assertEqual('`openstack sleep` did not end within 0.5 s '
+                         '([compute] build_timeout)', str(e))
         self.assertNotIsInstance(e, AssertionError)
+
+    def test_the_bound_is_tempests_build_timeout(self):
+        self.conf.compute.build_timeout = 7
+        self.assertEqual(7, self.runner().timeout)
 
     def test_missing_command_is_a_configuration_error(self):
         self.conf.conformance.openstack_cli = '/nonexistent/openstack'

@@ -4,6 +4,7 @@ import http.server
 import json
 import os
 import threading
+import time
 import types
 import urllib.parse
 
@@ -13,7 +14,7 @@ import yaml
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import gabbi_runner
-from conformance_tests.selftests.common import test_gabbi_tls
+from conformance_tests.selftests.common import test_gabbi_http
 from conformance_tests.selftests.common import test_topology
 
 
@@ -121,7 +122,7 @@ class _EchoServer(object):
     """A loopback HTTP server: /ac?rp=U answers one allocation request
     from provider U and echoes the path; it records what it saw."""
 
-    def __init__(self):
+    def __init__(self, delay=0):
         self.seen = []
         owner = self
 
@@ -130,6 +131,7 @@ class _EchoServer(object):
                 url = urllib.parse.urlsplit(self.path)
                 query = urllib.parse.parse_qs(url.query)
                 owner.seen.append((self.path, dict(os.environ)))
+                time.sleep(delay)  # a busy cloud
                 body = json.dumps({
                     'path': url.path,
                     'allocation_requests': [
@@ -206,7 +208,8 @@ class RunFileTest(testtools.TestCase):
         self.server = _EchoServer()
         self.addCleanup(self.server.stop)
 
-    def run_file(self, doc, endpoint=None, ca_file=None, verify=True):
+    def run_file(self, doc, endpoint=None, ca_file=None, verify=True,
+                 http_timeout=60):
         path = os.path.join(self.tmp, 'placement', 'a-file.yaml')
         with open(path, 'w') as f:
             yaml.safe_dump(doc, f)
@@ -222,7 +225,9 @@ class RunFileTest(testtools.TestCase):
                         min_microversion='1.0', max_microversion='latest'),
                     identity=types.SimpleNamespace(
                         ca_certificates_file=ca_file,
-                        disable_ssl_certificate_validation=not verify))
+                        disable_ssl_certificate_validation=not verify),
+                    service_clients=types.SimpleNamespace(
+                        http_timeout=http_timeout))
 
             def gabbi_endpoint(self):
                 return endpoint or server.url
@@ -289,25 +294,44 @@ class RunFileTest(testtools.TestCase):
         self.assertEqual('1', result.details['gabbi-requests'].as_text())
 
     def test_a_tls_cloud_is_reached_with_tempests_ca_file(self):
-        server = self.useFixture(test_gabbi_tls.TLSServer())
+        server = self.useFixture(test_gabbi_http.TLSServer())
         result, _ = self.run_file(_tls_file(), endpoint=server.url,
                                   ca_file=server.files.ca)
         self.assertEqual([], result.errors + result.failures)
         self.assertEqual('1', result.details['gabbi-requests'].as_text())
 
     def test_a_tls_cloud_unchecked_with_validation_disabled(self):
-        server = self.useFixture(test_gabbi_tls.TLSServer())
+        server = self.useFixture(test_gabbi_http.TLSServer())
         result, _ = self.run_file(_tls_file(), endpoint=server.url,
                                   verify=False)
         self.assertEqual([], result.errors + result.failures)
 
     def test_a_private_ca_not_configured_is_no_verdict(self):
-        server = self.useFixture(test_gabbi_tls.TLSServer())
+        server = self.useFixture(test_gabbi_http.TLSServer())
         result, _ = self.run_file(_tls_file(), endpoint=server.url)
         self.assertEqual(1, len(result.errors), result.failures)
         msg = str(result.errors[0][1])
         self.assertIn('GabbiRequestError', msg)
-        self.assertIn(test_gabbi_tls.VERIFY_FAILED, msg)
+        self.assertIn(test_gabbi_http.VERIFY_FAILED, msg)
+
+    def test_a_slow_answer_within_http_timeout_is_judged(self):
+        # gabbi's own deadline is 30 s (none in 2.x): Tempest's applies.
+        slow = _EchoServer(delay=1.5)
+        self.addCleanup(slow.stop)
+        result, _ = self.run_file(_tls_file(), endpoint=slow.url,
+                                  http_timeout=4)
+        self.assertEqual([], result.errors + result.failures)
+        self.assertEqual('1', result.details['gabbi-requests'].as_text())
+
+    def test_no_answer_within_http_timeout_is_no_verdict(self):
+        slow = _EchoServer(delay=1.5)
+        self.addCleanup(slow.stop)
+        result, _ = self.run_file(_tls_file(), endpoint=slow.url,
+                                  http_timeout=1)
+        self.assertEqual(1, len(result.errors), result.failures)
+        msg = str(result.errors[0][1])
+        self.assertIn('GabbiRequestError', msg)
+        self.assertIn('timed out', msg)
 
     def test_the_topology_is_removed_after_the_run(self):
         _, client = self.run_file(_file(['cn1']))

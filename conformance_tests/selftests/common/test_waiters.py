@@ -173,7 +173,7 @@ class FaultConfirmationTest(testtools.TestCase):
 
     def endpoint(self, answer):
         from conformance_tests.common import faults
-        endpoint = faults.ControlEndpoint('http://127.0.0.1:1', 'token')
+        endpoint = faults.ControlEndpoint('http://127.0.0.1:1', 'token', 5)
         endpoint._post = lambda path: answer
         return endpoint
 

@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import threading
+import time
 
 import fixtures
 
@@ -195,9 +196,11 @@ def reservation():
 
 class FakeCloud(fixtures.Fixture):
     """Keystone and services. ``users``: {name: {'password', 'project',
-    'roles'}}; ``services``: {key: Service}."""
+    'roles'}}; ``services``: {key: Service}; ``identity_delay``: seconds
+    keystone takes over every answer (a busy cloud)."""
 
-    def __init__(self, users=None, services=None, echo_password=False):
+    def __init__(self, users=None, services=None, echo_password=False,
+                 identity_delay=0):
         super().__init__()
         self.users = users if users is not None else {
             'admin': {'password': ADMIN_PASSWORD, 'project': 'admin',
@@ -205,6 +208,7 @@ class FakeCloud(fixtures.Fixture):
         self.services = services if services is not None \
             else good_services()
         self.echo_password = echo_password
+        self.identity_delay = identity_delay
         self.auth_requests = []
         self.issued = []
 
@@ -224,6 +228,7 @@ class FakeCloud(fixtures.Fixture):
         return [identity] + [s.entry() for s in self.services.values()]
 
     def _keystone(self, method, path, headers, body):
+        time.sleep(self.identity_delay)
         if method == 'GET' and path.rstrip('/') == '/v3':
             return 200, {}, {'version': {'id': 'v3.14', 'status': 'stable'}}
         if method != 'POST' or path != '/v3/auth/tokens':

@@ -19,8 +19,8 @@ from conformance_tests.selftests import preflight as fake
 from conformance_tests import services
 from conformance_tests.services import api
 
-# Short timeouts where a test waits on purpose.
-QUICK = (0.5, 2.0)
+# A short [service-clients] http_timeout where a test waits on purpose.
+QUICK = {'service-clients': {'http_timeout': '1'}}
 
 
 class CheckTest(testtools.TestCase):
@@ -32,14 +32,13 @@ class CheckTest(testtools.TestCase):
     def cloud(self, **kwargs):
         return self.useFixture(fake.FakeCloud(**kwargs))
 
-    def check(self, cloud, sections=None, timeouts=preflight.TIMEOUTS):
-        return preflight.check(cloud.write_conf(self.folder, sections),
-                               timeouts=timeouts)
+    def check(self, cloud, sections=None):
+        return preflight.check(cloud.write_conf(self.folder, sections))
 
-    def fails(self, cloud, sections=None, timeouts=preflight.TIMEOUTS):
+    def fails(self, cloud, sections=None):
         """The PreflightError, after checking it holds no secret."""
         e = self.assertRaises(preflight.PreflightError, self.check, cloud,
-                              sections, timeouts)
+                              sections)
         self.assertNotIn('\n', str(e))
         self.assertNoSecret(cloud, str(e))
         self.assertNoSecret(cloud, json.dumps(e.findings))
@@ -160,16 +159,50 @@ class CheckTest(testtools.TestCase):
                          str(e))
         self.assertLess(time.monotonic() - started, 5)
 
-    def test_identity_that_never_answers_within_5_s(self):
-        # Default timeouts: the budget the command promises.
+    def test_identity_that_never_answers_within_http_timeout(self):
+        # Tempest's deadline, for the connection as for the answer.
         cloud = self.cloud()
         silent = self.useFixture(fake.SilentPort())
         uri = 'http://127.0.0.1:%d/v3' % silent.port
         started = time.monotonic()
-        e = self.fails(cloud, {'identity': {'uri_v3': uri}})
-        self.assertEqual('[identity] uri_v3 %s: no connection within 3 s'
-                         % uri, str(e))
-        self.assertLess(time.monotonic() - started, 5)
+        e = self.fails(cloud, {'identity': {'uri_v3': uri},
+                               'service-clients': {'http_timeout': '2'}})
+        self.assertEqual('[identity] uri_v3 %s: no connection within 2 s '
+                         '([service-clients] http_timeout)' % uri, str(e))
+        self.assertLess(time.monotonic() - started, 4)
+
+    def test_slow_identity_within_http_timeout_is_not_an_error(self):
+        # A busy cloud: every keystone answer takes 2 s; Tempest would
+        # wait its http_timeout, so preflight does.
+        cloud = self.cloud(identity_delay=2)
+        findings = self.check(cloud, {'service-clients': {
+            'http_timeout': '5'}})
+        self.assertTrue(findings['ok'])
+        self.assertGreaterEqual(findings['seconds'], 4)  # GET + a token
+
+    def test_slow_identity_past_http_timeout_names_the_option(self):
+        cloud = self.cloud(identity_delay=2)
+        e = self.fails(cloud, QUICK)
+        self.assertEqual('[identity] uri_v3 %s: connected, but no answer '
+                         'within 1 s ([service-clients] http_timeout)'
+                         % cloud.uri_v3, str(e))
+
+    def test_http_timeout_that_is_not_seconds(self):
+        for text, why in (('soon', 'not a whole number of seconds'),
+                          ('0', 'must be 1 or more (seconds Tempest waits '
+                                'for an answer)')):
+            e = self.fails(self.cloud(), {'service-clients': {
+                'http_timeout': text}})
+            self.assertEqual('[service-clients] http_timeout = %s: %s'
+                             % (text, why), str(e))
+
+    def test_proxy_url_of_service_clients_is_used(self):
+        # Tempest's group is [service-clients]; a proxy nothing listens
+        # on shows that preflight sends through it.
+        proxy = 'http://127.0.0.1:%d' % fake.closed_port()
+        e = self.fails(self.cloud(), {'service-clients': {
+            'proxy_url': proxy}})
+        self.assertIn(': the proxy failed (', str(e))
 
     def test_identity_uri_that_is_not_identity(self):
         cloud = self.cloud()
@@ -386,11 +419,12 @@ class CheckTest(testtools.TestCase):
         services['network'] = fake.Service('network', '/', {}, closed=True)
         services['network'].url = 'http://127.0.0.1:%d/' % silent.port
         started = time.monotonic()
-        e = self.fails(self.cloud(services=services), timeouts=QUICK)
+        e = self.fails(self.cloud(services=services), QUICK)
         self.assertEqual(
             '[service_available] neutron = true but the network endpoint %s '
             '(interface public, region RegionOne): no connection within '
-            '0.5 s' % services['network'].url, str(e))
+            '1 s ([service-clients] http_timeout)' % services['network'].url,
+            str(e))
         self.assertLess(time.monotonic() - started, 3)
 
     def test_redirects_stay_on_the_endpoint_host(self):

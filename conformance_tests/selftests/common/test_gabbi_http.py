@@ -1,4 +1,4 @@
-"""common/gabbi_tls.py over real TLS: a throw-away CA, a loopback HTTPS
+"""common/gabbi_http.py over real TLS: a throw-away CA, a loopback HTTPS
 server signed by it, and each of gabbi's client shapes.
 
 The installed gabbi is driven end to end (a suite built by suitemaker,
@@ -11,6 +11,7 @@ gabbi is installed at a time, and both shapes are called ``Http``).
 """
 
 import ssl
+import time
 import types
 import unittest
 
@@ -18,7 +19,7 @@ import fixtures
 import testtools
 
 from conformance_tests.cloud import tls as cloud_tls
-from conformance_tests.common import gabbi_tls
+from conformance_tests.common import gabbi_http
 from conformance_tests.selftests import preflight as fake_cloud
 
 VERIFY_FAILED = 'CERTIFICATE_VERIFY_FAILED'
@@ -65,13 +66,13 @@ class InstalledGabbiTest(testtools.TestCase):
         data = {'defaults': {'ssl': True},
                 'tests': [{'name': 'a get', 'GET': '/x', 'status': 200,
                            'response_json_paths': {'$.path': '/x'}}]}
-        gabbi_tls.defaults(data['defaults'], verify)
+        gabbi_http.defaults(data['defaults'], verify, 60)
         suite = suitemaker.test_suite_from_dict(
             unittest.defaultTestLoader, 'tls', data, '.', '127.0.0.1',
             self.server.port, None, None,
             handlers=[h() for h in handlers.RESPONSE_HANDLERS],
             test_loader_name='selftest')
-        gabbi_tls.trust(suite, ca_file, verify)
+        gabbi_http.prepare(suite, ca_file, verify, 60)
         result = unittest.TestResult()
         suite.run(result)
         return result
@@ -86,13 +87,22 @@ class InstalledGabbiTest(testtools.TestCase):
         self.assertEqual(1, len(result.errors), result.failures)
         self.assertIn(VERIFY_FAILED, result.errors[0][1])
 
+    def test_the_deadline_is_gabbis_own_timeout_where_it_has_one(self):
+        from gabbi import case
+        found = {}
+        gabbi_http.defaults(found, True, 17)
+        if 'timeout' in case.BASE_TEST:
+            self.assertEqual({'timeout': 17}, found)
+        else:  # gabbi 2.x: the pools hold it (PoolManagerShapeTest)
+            self.assertEqual({}, found)
+
     def test_disabled_validation_is_gabbis_own_cert_validate(self):
         result = self.run_suite(verify=False)
         self.assertEqual([], result.errors + result.failures)
 
     def test_a_client_of_another_shape_is_refused_in_one_line(self):
-        e = self.assertRaises(gabbi_tls.GabbiTLSError,
-                              gabbi_tls.trust_client, object(), 'ca.pem')
+        e = self.assertRaises(gabbi_http.GabbiClientError,
+                              gabbi_http.trust_client, object(), 'ca.pem')
         self.assertIn('install a gabbi from 2.4.0', str(e))
         self.assertNotIn('\n', str(e))
 
@@ -123,7 +133,7 @@ class PoolManagerShapeTest(testtools.TestCase):
 
     def test_the_ca_file_is_trusted(self):
         client = self.client()
-        gabbi_tls.trust_client(client, self.server.files.ca)
+        gabbi_http.trust_client(client, self.server.files.ca)
         self.assertEqual(200, self.get(client).status)
 
     def test_without_it_the_certificate_is_refused(self):
@@ -131,6 +141,29 @@ class PoolManagerShapeTest(testtools.TestCase):
         e = self.assertRaises(urllib3.exceptions.SSLError, self.get,
                               self.client())
         self.assertIn(VERIFY_FAILED, str(e))
+
+    def test_its_pools_wait_the_timeout_they_are_given(self):
+        # gabbi 2.x passes no timeout per request: only the pools can
+        # hold Tempest's http_timeout.
+        import urllib3
+        slow = fake_cloud.Listener(
+            lambda method, path, headers, body: (
+                time.sleep(1.5) or (200, {}, {})))
+        self.addCleanup(slow.stop)
+        client = self.client()
+        gabbi_http.pool_timeout(client, 4)
+        self.assertEqual(200, urllib3.PoolManager.request(
+            client, 'GET', slow.url + '/', retries=False).status)
+        gabbi_http.pool_timeout(client, 1)
+        self.assertRaises(urllib3.exceptions.ReadTimeoutError,
+                          urllib3.PoolManager.request, client, 'GET',
+                          slow.url + '/', retries=False)
+
+    def test_a_client_of_another_shape_gets_no_timeout_silently(self):
+        e = self.assertRaises(gabbi_http.GabbiClientError,
+                              gabbi_http.pool_timeout, object(), 60)
+        self.assertIn('[service-clients] http_timeout', str(e))
+        self.assertNotIn('\n', str(e))
 
 
 class HttpxShapeTest(testtools.TestCase):
@@ -158,7 +191,7 @@ class HttpxShapeTest(testtools.TestCase):
 
     def test_the_ca_file_is_trusted(self):
         client = self.client()
-        gabbi_tls.trust_client(client, self.server.files.ca)
+        gabbi_http.trust_client(client, self.server.files.ca)
         self.assertEqual(200, self.get(client).status_code)
         client.client.close()
 

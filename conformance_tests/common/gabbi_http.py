@@ -1,6 +1,16 @@
-"""Give gabbi's built tests the trust Tempest's clients have.
+"""Give gabbi's built tests the trust and the deadline Tempest's clients
+have.
 
-gabbi checks a server's certificate against certifi's bundle only; its
+Deadline: Tempest's clients wait ``[service-clients] http_timeout`` for
+the connection and for each answer; gabbi waits its own 30 s (its
+``timeout`` key, from gabbi 3.0) or, in gabbi 2.x, which has no such
+key, forever. So the runner gives every request Tempest's deadline:
+the file's ``defaults`` hold ``timeout`` where gabbi knows the key, and
+gabbi 2.x's urllib3 pools are made with it. A busy cloud that answers
+within it is then judged as a quiet one, and one that does not fails
+as Tempest's own clients would.
+
+Trust: gabbi checks a server's certificate against certifi's bundle only; its
 one TLS knob is the per-test ``cert_validate`` (False: check nothing).
 A cloud with a private CA (DevStack's tls-proxy, most vendors) then
 fails every request with CERTIFICATE_VERIFY_FAILED, while Tempest's own
@@ -25,25 +35,51 @@ than adding to it.
 from conformance_tests.common import tls
 
 
-class GabbiTLSError(Exception):
+def _knows_timeout():
+    from gabbi import case
+    return 'timeout' in case.BASE_TEST
+
+
+class GabbiClientError(Exception):
     """The installed gabbi's HTTP client is of a shape this module does
     not know: its message says what to install."""
 
 
-def defaults(test_defaults, verify):
-    """Put ``cert_validate: false`` in a file's ``defaults`` when
-    certificates are not to be checked."""
+def defaults(test_defaults, verify, timeout):
+    """Put in a file's ``defaults`` what gabbi's own keys can say:
+    ``cert_validate: false`` when certificates are not to be checked,
+    and the ``timeout`` of every request (seconds) where gabbi has the
+    key."""
     if not verify:
         test_defaults['cert_validate'] = False
+    if _knows_timeout():
+        test_defaults['timeout'] = timeout
 
 
-def trust(suite, ca_file, verify):
-    """Make every test of ``suite`` (gabbi's built tests) trust
-    ``ca_file`` only; nothing to do without one or without checking."""
-    if not ca_file or not verify:
-        return
+def prepare(suite, ca_file, verify, timeout):
+    """Before the first request of ``suite`` (gabbi's built tests): in
+    gabbi 2.x, give the pools ``timeout``; with a CA file to check
+    against, make every test's client trust it only."""
+    knows_timeout = _knows_timeout()
     for test in _tests(suite):
-        trust_client(test.http, ca_file, test.test_data.get('http_version'))
+        if not knows_timeout:
+            pool_timeout(test.http, timeout)
+        if ca_file and verify:
+            trust_client(test.http, ca_file,
+                         test.test_data.get('http_version'))
+
+
+def pool_timeout(http, timeout):
+    """gabbi 2.x's client is a urllib3 PoolManager and passes no timeout
+    per request: the pools it makes get ``timeout`` (connect and read)."""
+    if not hasattr(http, 'connection_pool_kw'):
+        raise GabbiClientError(
+            'gabbi\'s HTTP client %s has no timeout key and is not a '
+            'urllib3 PoolManager: the suite cannot give it [service-clients] '
+            'http_timeout; install a gabbi from 2.4.0 to 4.x'
+            % type(http).__name__)
+    http.connection_pool_kw['timeout'] = timeout
+    http.clear()
 
 
 def trust_client(http, ca_file, http_version=None):
@@ -53,7 +89,7 @@ def trust_client(http, ca_file, http_version=None):
     elif _is_httpx_client(getattr(http, 'client', None)):
         _trust_httpx(http, ca_file, http_version)
     else:
-        raise GabbiTLSError(
+        raise GabbiClientError(
             'gabbi\'s HTTP client %s is neither a urllib3 PoolManager '
             '(gabbi 2/3) nor holds an httpx.Client (gabbi 4): the suite '
             'cannot give it [identity] ca_certificates_file; install a '
