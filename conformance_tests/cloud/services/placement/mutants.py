@@ -103,6 +103,43 @@ def sharing_not_excluded():
 
 
 @register(
+    'repeated-forbidden-first-only', 'placement',
+    targets=('placement.forbidden-aggregates.combined-membership',),
+    rule='repeated member_of=!a&member_of=!b forbid both a and b')
+def repeated_forbidden_first_only():
+    from placement import util
+    original = util.normalize_member_of_qs_params
+
+    def first_only(req, suffix=''):
+        required, _forbidden = original(req, suffix)
+        for value in req.GET.getall('member_of' + suffix):
+            forbidden = util.normalize_member_of_qs_param(value)[1]
+            if forbidden:
+                return required, forbidden
+        return required, set()
+
+    util.normalize_member_of_qs_params = first_only
+
+
+@register(
+    'forbidden-in-list-first-only', 'placement',
+    targets=('placement.forbidden-aggregates.combined-membership',),
+    rule='member_of=!in:a,b forbids every aggregate of the list, as '
+         '!a&!b')
+def forbidden_in_list_first_only():
+    from placement import util
+    original = util.normalize_member_of_qs_param
+
+    def first_of_list(value):
+        required, forbidden = original(value)
+        if value.startswith('!in:'):
+            forbidden = {value[4:].split(',')[0]}
+        return required, forbidden
+
+    util.normalize_member_of_qs_param = first_of_list
+
+
+@register(
     'bang-inside-in-accepted', 'placement',
     targets=('placement.forbidden-aggregates.syntax-errors',),
     rule="'!' inside the in: prefix (in:A,!B) is a 400")
