@@ -65,6 +65,44 @@ def unnumbered_no_span():
 
 
 @register(
+    'forbidden-root-spans-children-only', 'placement',
+    targets=('placement.forbidden-aggregates.unnumbered-spans-tree',),
+    rule='a forbidden aggregate on a root spans its whole tree for the '
+         'unnumbered member_of, grandchildren included')
+def forbidden_root_spans_children_only():
+    # A provider is excluded when it or its parent (not its root) is in
+    # the forbidden aggregate: the same as upstream on trees two levels
+    # deep, where the parent of every child is the root.
+    import sqlalchemy as sa
+
+    from placement.objects import research_context as res_ctx
+    from placement.objects import resource_provider as rp_obj
+    from placement.objects import rp_candidates
+    searching = threading.local()
+    original_trees = res_ctx.get_trees_matching_all
+
+    def trees(rg_ctx, rw_ctx):
+        searching.context = rg_ctx.context
+        try:
+            return original_trees(rg_ctx, rw_ctx)
+        finally:
+            searching.context = None
+
+    def filter_by_rp_nor_parent(self, rp_ids):
+        tbl = rp_obj._RP_TBL
+        sel = sa.select(tbl.c.id, tbl.c.parent_provider_id).where(
+            tbl.c.id.in_([p.id for p in self.rp_candidates]))
+        parent_of = dict(searching.context.session.execute(sel).fetchall())
+        self.rp_candidates = set(
+            p for p in self.rp_candidates
+            if p.id not in rp_ids and parent_of.get(p.id) not in rp_ids)
+
+    res_ctx.get_trees_matching_all = trees
+    rp_candidates.RPCandidateList.filter_by_rp_nor_tree = (
+        filter_by_rp_nor_parent)
+
+
+@register(
     'numbered-spans', 'placement',
     targets=('placement.forbidden-aggregates.numbered-no-span',
              'placement.forbidden-aggregates.suffixed-groups'),
