@@ -339,8 +339,6 @@ def server_group_nested_policy():
     from nova.api.openstack import api_version_request
     from nova.api.validation import validators
 
-    seed_schema = _seed_create_schema()
-
     def make(original):
         # functools.wraps keeps what nova's decorators hung on the method.
         @functools.wraps(original)
@@ -349,8 +347,9 @@ def server_group_nested_policy():
             if (isinstance(group, dict)
                     and isinstance(group.get('policy'), dict)
                     and api_version_request.is_supported(req, '2.64')):
+                # looked up per request: the reference's mutants loosen it
                 validators._SchemaValidator(
-                    seed_schema, False, True).validate(body)
+                    _seed_create_schema(), False, True).validate(body)
                 policy = group['policy']
                 body = {'server_group': dict(
                     {k: v for k, v in group.items() if k != 'policy'},
@@ -374,6 +373,59 @@ def server_group_nested_policy():
 def nested_policy_drops_rules():
     _nest_views(lambda shown: shown['policy'].pop('rules', None)
                 if isinstance(shown.get('policy'), dict) else None)
+
+
+def _loosen_seed_schema(loosen):
+    """Let ``loosen(schema)`` change the seed's schema the spec reference
+    validates a nested request with (a mutant of the reference)."""
+    global _seed_create_schema
+    original = _seed_create_schema
+
+    def loosened():
+        schema = original()
+        loosen(schema)
+        return schema
+
+    _seed_create_schema = loosened
+
+
+def _group_schema(schema):
+    return schema['properties']['server_group']
+
+
+def _policy_forms(schema):
+    """The anti-affinity form and the form of the three others."""
+    return _group_schema(schema)['properties']['policy']['oneOf']
+
+
+def _drop(key, where):
+    return lambda schema: where(schema).pop(key)
+
+
+# Each mutant drops one constraint of the seed's schema from the
+# reference. (server_group's own additionalProperties has none: the
+# reference hands server_group's other keys to nova's flat create, whose
+# schema refuses them too, so loosening it changes no answer.)
+for _name, _rule, _loosen in (
+        ('nested-anti-affinity-takes-other-keys',
+         'the anti-affinity policy object takes only name and rules '
+         '(additionalProperties false)',
+         _drop('additionalProperties', lambda s: _policy_forms(s)[0])),
+        ('nested-rules-take-other-keys',
+         'the nested rules take only max_server_per_host '
+         '(additionalProperties false)',
+         _drop('additionalProperties',
+               lambda s: _policy_forms(s)[0]['properties']['rules'])),
+        ('nested-policy-any-name',
+         'a policy without rules is named affinity, soft-anti-affinity or '
+         'soft-affinity (the enum)',
+         _drop('enum', lambda s: _policy_forms(s)[1]['properties']['name'])),
+        ('nested-body-takes-other-keys',
+         'the body takes only server_group (additionalProperties false)',
+         _drop('additionalProperties', lambda s: s))):
+    register(_name, 'nova', targets=(SEED_NESTED_POLICY,),
+             profile='spec-reference', rule=_rule)(
+        functools.partial(_loosen_seed_schema, _loosen))
 
 
 @register(
