@@ -14,7 +14,9 @@ Files whose name starts with '_' are data, not tests.
 
 A file names what each run makes with ``$RUN['NAME']``: ``$RUN['PREFIX']``
 (the prefix of everything the file creates, which the runner's cleanup
-looks for) and the identities of its topology (see _topologies.yaml). The
+looks for), ``$RUN['CALLER_PROJECT_ID']`` and ``$RUN['CALLER_USER_ID']``
+(whose token the requests carry, as keystone gave it) and the identities
+of its topology (see _topologies.yaml). The
 runner writes the values into the requests before gabbi reads them, so
 they never pass through the process environment (gabbi's ``$ENVIRON``),
 which every test of a worker shares; ``$ENVIRON`` is refused.
@@ -54,6 +56,7 @@ NEVER_FAILING_KEYS = {
 }
 RUN_VALUE = re.compile(r"""\$RUN\[(['"])(?P<name>.+?)\1\]""")
 PREFIX = 'PREFIX'
+CALLER = ('CALLER_PROJECT_ID', 'CALLER_USER_ID')
 SPEC_DESC = re.compile(r'^spec \d{3}: \S')
 STEP_DESC = re.compile(r'^step: \S')
 
@@ -122,7 +125,7 @@ def _strings(node):
 
 def _check_run_names(path, data, meta):
     requests = {'defaults': data.get('defaults'), 'tests': data['tests']}
-    names = {PREFIX}
+    names = {PREFIX, *CALLER}
     if meta.get('topology'):
         spec = _topologies_next_to(path).get(meta['topology'])
         if spec is None:

@@ -59,7 +59,8 @@ class GabbiFileRunner(object):
 
     The class sets ``gabbi_service`` (folder under gabbits/ and the
     tempest.conf group of its microversion range) and implements
-    ``gabbi_endpoint()``, ``gabbi_token()``, ``resource_prefix()``,
+    ``gabbi_endpoint()``, ``gabbi_token()``, ``gabbi_caller()`` (the
+    project and user ids of that token: caller_of), ``resource_prefix()``,
     ``conf_for_gabbi()``, and, as its files need them,
     ``topology_client()`` and ``cleanup_prefixed(prefix)``.
     """
@@ -78,6 +79,7 @@ class GabbiFileRunner(object):
         prefix = '%s-%s' % (self.resource_prefix(), uuid.uuid4().hex[:8])
         self.addCleanup(self.cleanup_prefixed, prefix)
         values = {gabbi_files.PREFIX: prefix}
+        values.update(zip(gabbi_files.CALLER, self.gabbi_caller()))
         if meta.get('topology'):
             spec = gabbi_files.topologies(self.gabbi_service)[
                 meta['topology']]
@@ -144,6 +146,13 @@ class GabbiFileRunner(object):
                 path, meta, [], result.errors, requests))
         if requests == 0:
             self.fail('%s ran no request' % os.path.basename(path))
+
+
+def caller_of(client):
+    """(project id, user id) of the token ``client`` sends, from the
+    token Tempest's auth provider was given by keystone."""
+    _, body = client.auth_provider.auth_data
+    return body['project']['id'], body['user']['id']
 
 
 class _RequestCounter(object):

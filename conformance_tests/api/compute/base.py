@@ -44,6 +44,9 @@ class ComputeGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     def gabbi_token(self):
         return self.server_groups_client.token
 
+    def gabbi_caller(self):
+        return gabbi_runner.caller_of(self.server_groups_client)
+
     def resource_prefix(self):
         return CONF.conformance.resource_prefix
 

@@ -53,6 +53,9 @@ class PlacementGabbiBase(gabbi_runner.GabbiFileRunner, test.BaseTestCase):
     def gabbi_token(self):
         return self._topology_client.token
 
+    def gabbi_caller(self):
+        return gabbi_runner.caller_of(self._topology_client)
+
     def topology_client(self):
         return self._topology_client
 

@@ -235,6 +235,12 @@ class RunFileTest(testtools.TestCase):
             def gabbi_token(self):
                 return 'not-a-secret'
 
+            def gabbi_caller(self):
+                return gabbi_runner.caller_of(types.SimpleNamespace(
+                    auth_provider=types.SimpleNamespace(auth_data=(
+                        'not-a-secret', {'project': {'id': 'proj-1'},
+                                         'user': {'id': 'user-1'}}))))
+
             def resource_prefix(self):
                 return 'conformance'
 
@@ -332,6 +338,15 @@ class RunFileTest(testtools.TestCase):
         msg = str(result.errors[0][1])
         self.assertIn('GabbiRequestError', msg)
         self.assertIn('timed out', msg)
+
+    def test_the_callers_ids_reach_the_file(self):
+        doc = _tls_file()
+        doc['tests'][0]['GET'] = (
+            "/tls?p=$RUN['CALLER_PROJECT_ID']&u=$RUN['CALLER_USER_ID']")
+        doc['tests'][0]['response_json_paths'] = {'$.path': '/tls'}
+        result, _ = self.run_file(doc)
+        self.assertEqual([], result.errors + result.failures)
+        self.assertEqual('/tls?p=proj-1&u=user-1', self.server.seen[-1][0])
 
     def test_the_topology_is_removed_after_the_run(self):
         _, client = self.run_file(_file(['cn1']))

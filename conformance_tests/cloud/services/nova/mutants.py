@@ -198,6 +198,44 @@ def view_2_63_shows_policy():
         if not from_2_64 else None)
 
 
+def _swap_owner(shown, group, from_2_64):
+    if 'project_id' in shown and 'user_id' in shown:
+        shown['project_id'], shown['user_id'] = (
+            shown['user_id'], shown['project_id'])
+
+
+@register(
+    'server-group-owner-swapped', 'nova',
+    targets=('compute.server-group-rules.api-shapes-2-64',
+             'compute.server-group-rules.shapes-2-63'),
+    rule='a server group shows the project and the user that created it '
+         '(here each in the other\'s field)')
+def server_group_owner_swapped():
+    _extend_group_view(_swap_owner)
+
+
+@register(
+    'server-group-list-null-rules', 'nova',
+    targets=('compute.server-group-rules.api-shapes-2-64',),
+    rule='at 2.64 GET /os-server-groups shows rules {} for a group '
+         'created without rules, as show does (here the list shows null)')
+def server_group_list_null_rules():
+    from nova.api.openstack.compute import server_groups
+
+    controller = server_groups.ServerGroupController
+    original = controller.index
+
+    @functools.wraps(original)
+    def index(self, req, *args, **kwargs):
+        listed = original(self, req, *args, **kwargs)
+        for group in listed.get('server_groups', ()):
+            if group.get('rules') == {}:
+                group['rules'] = None
+        return listed
+
+    controller.index = index
+
+
 @register(
     'affinity-not-enforced', 'nova',
     targets=('compute.server-group-rules.affinity-unchanged',),
