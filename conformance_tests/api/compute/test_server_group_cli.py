@@ -16,6 +16,7 @@ from tempest import test
 from conformance_tests.common import cli
 from conformance_tests.common import microversion
 from conformance_tests.common import skips
+from conformance_tests.services.compute.v2 import server_groups
 
 CONF = config.CONF
 MICROVERSION = '2.64'
@@ -89,7 +90,7 @@ class ServerGroupCLITest(api_version_utils.BaseMicroversionTest,
         self.assertEqual('anti-affinity', api['policy'])
 
         self.cli.run('server', 'group', 'delete', created['id'])
-        gone = self.cli.run('server', 'group', 'show', created['id'],
-                            check=False)
-        self.assertNotEqual(0, gone.returncode,
-                            '%s: the group is gone after delete' % RULE)
+        self.assertIsNone(
+            server_groups.still_there(self.groups, created['id']),
+            '%s: the group is gone after `openstack server group delete`'
+            % RULE)

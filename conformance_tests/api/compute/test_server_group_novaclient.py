@@ -29,6 +29,7 @@ from tempest import test
 from conformance_tests.common import cli
 from conformance_tests.common import microversion
 from conformance_tests.common import skips
+from conformance_tests.services.compute.v2 import server_groups
 
 CONF = config.CONF
 MICROVERSION = '2.64'
@@ -208,6 +209,10 @@ class ServerGroupNovaclientTest(api_version_utils.BaseMicroversionTest,
         nova.server_groups.delete(created.id)
         self.assertRaises(nova_exc.NotFound, nova.server_groups.get,
                           created.id)
+        self.assertIsNone(
+            server_groups.still_there(self.groups, created.id),
+            '%s: the group is gone after server_groups.delete' %
+            LIBRARY_RULE)
 
     @decorators.idempotent_id('3fbc9ee6-0325-456f-b538-99d2e520ba54')
     @decorators.attr(type=['slow'])
@@ -263,7 +268,7 @@ class ServerGroupNovaclientTest(api_version_utils.BaseMicroversionTest,
                 SHELL_RULE, group_id, MICROVERSION))
 
         shell.run('server-group-delete', group_id)
-        gone = shell.run('server-group-get', group_id, check=False)
-        self.assertNotEqual(0, gone.returncode,
-                            '%s: the group is gone after delete' %
-                            SHELL_RULE)
+        self.assertIsNone(
+            server_groups.still_there(self.groups, group_id),
+            '%s: the group is gone after `nova server-group-delete`'
+            % SHELL_RULE)

@@ -237,6 +237,20 @@ def server_group_list_null_rules():
 
 
 @register(
+    'server-group-delete-keeps-group', 'nova',
+    targets=('compute.server-group-rules.api-shapes-2-64',
+             'compute.server-group-rules.openstackclient',
+             'compute.server-group-rules.novaclient'),
+    leaves=('server groups',),
+    rule='DELETE /os-server-groups/{id} removes the group (here it answers '
+         '204 and keeps it)')
+def server_group_delete_keeps_group():
+    from nova import objects
+
+    objects.InstanceGroup.destroy = lambda self: None
+
+
+@register(
     'affinity-not-enforced', 'nova',
     targets=('compute.server-group-rules.affinity-unchanged',),
     rule='the affinity policy puts every server of the group on one host')

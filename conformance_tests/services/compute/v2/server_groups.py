@@ -1,6 +1,8 @@
-"""Server groups removed by their names, whatever view failed the test."""
+"""Server groups removed by their names, whatever view failed the test,
+and whether a deleted group is gone."""
 
 from tempest.lib.common.utils import test_utils
+from tempest.lib import exceptions as lib_exc
 
 # The soft-(anti-)affinity policies exist from 2.15: nova cannot show one
 # of them in an older view.
@@ -19,3 +21,17 @@ def delete_matching(raw_client, groups_client, match):
         if match(group['name']):
             test_utils.call_and_ignore_notfound_exc(
                 groups_client.delete_server_group, group['id'])
+
+
+def still_there(groups_client, group_id):
+    """None when GET /os-server-groups/{id} is 404 (the group is gone),
+    else what the API answered: a client's delete that exited 0, or a
+    client's show that failed, proves nothing by itself."""
+    try:
+        groups_client.show_server_group(group_id)
+    except lib_exc.NotFound:
+        return None
+    except lib_exc.RestClientException as e:
+        return 'GET /os-server-groups/%s answered %s, not 404' % (
+            group_id, getattr(e.resp, 'status', None) or e)
+    return 'GET /os-server-groups/%s still shows the group' % group_id
