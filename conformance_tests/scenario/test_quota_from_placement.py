@@ -36,7 +36,8 @@ from conformance_tests.scenario import base
 
 CONF = config.CONF
 MICROVERSION = '2.69'
-QUOTA_EXCEEDED = 'Quota exceeded for instances'
+# Nova's 403 names the resource whose limit the boot would pass.
+QUOTA_EXCEEDED = 'Quota exceeded for %s'
 # What every boot the usage rules count relies on.
 RULE_WITHIN_QUOTA = "a boot within the project's quota is accepted"
 PLACEMENT_MODE_ONLY = (
@@ -125,11 +126,14 @@ class QuotaTestBase(base.ComputeScenarioTest):
                 'cores': absolute['totalCoresUsed'],
                 'ram': absolute['totalRAMUsed']}
 
-    def assert_boot_refused(self, rule, **boot_args):
+    def assert_boot_refused(self, rule, resource='instances', **boot_args):
+        """The boot is 403, and the refusal names ``resource``: a boot
+        refused for another resource's limit proves nothing about this
+        one."""
         refusal = outcomes.must_be_refused(self, rule, 403, self.boot,
                                            **boot_args)
-        self.assertIn(QUOTA_EXCEEDED, str(refusal), '%s: the 403 must carry '
-                      'the quota message' % rule)
+        self.assertIn(QUOTA_EXCEEDED % resource, str(refusal),
+                      '%s: the 403 must name the %s limit' % (rule, resource))
 
     def boot_within_quota(self, rule=RULE_WITHIN_QUOTA, **boot_args):
         """A boot the rule says nova accepts: a refusal is the rule's
@@ -356,6 +360,23 @@ class QuotaUsageTest(QuotaTestBase):
         rule = ('quota usage is counted from placement and the API '
                 'database: in_use equals placement /usages (cores=VCPU, '
                 'ram=MEMORY_MB) and the instance count')
+        self._assert_usage_agrees(rule)
+
+        # A deleted server holds nothing: its instance mapping is queued
+        # for deletion and its allocation is gone before the server is
+        # (nova removes the allocation, then the instance), so the usage
+        # is due the moment the server is 404.
+        rule = ('%s; a deleted server counts in none of them' % rule)
+        active = [(s, f) for s, f in self.servers_by_user[self.user_a]
+                  if s['status'] == 'ACTIVE']
+        self.assertNotEqual([], active, '%s: user A has an ACTIVE server to '
+                            'delete' % RULE_WITHIN_QUOTA)
+        server, flavor = active[-1]
+        outcomes.must_succeed(self, rule, self.delete_server, server['id'])
+        self.servers_by_user[self.user_a].remove((server, flavor))
+        self._assert_usage_agrees('%s (%s deleted)' % (rule, server['id']))
+
+    def _assert_usage_agrees(self, rule):
         for scope, user in (('project', None), ('user A', self.user_a),
                             ('user B', self.user_b)):
             detail = self.quota_detail(user)
@@ -426,6 +447,52 @@ class QuotaUsageTest(QuotaTestBase):
                          '%s: user B boots while user A is at its limit' %
                          rule)
 
+    @decorators.idempotent_id('9add6534-f3dd-4c2b-91ea-1e4f30eb9db7')
+    @decorators.attr(type=['slow'])
+    @skips.admin_only('PUT /os-quota-sets/{project_id}?user_id={user_id} '
+                      '(per-user cores and RAM limits)')
+    def test_per_user_cores_and_ram_limits_count_the_users_own_usage(self):
+        """A per-user cores or RAM limit is held against that user's own
+        usage (the seed's second call, /usages?project_id&user_id)."""
+        flavor = self.flavor(CONF.compute.flavor_ref)
+        for resource, size in (('cores', flavor['vcpus']),
+                               ('ram', flavor['ram'])):
+            rule = ('a per-user %s limit is enforced against that user\'s '
+                    'own usage, not the project\'s' % resource)
+            # Usage as nova reports it (legacy counting also counts the
+            # unscheduled server's cores and RAM; usage-agreement judges
+            # the numbers). User B's ACTIVE server makes the project's
+            # larger than user A's, so a limit held against the project's
+            # usage refuses the first boot below; only the user's own
+            # lets it pass.
+            own = self.quota_detail(self.user_a)[resource]['in_use']
+            project = self.quota_detail()[resource]['in_use']
+            self.assertLess(own, project, '%s: user A\'s %s in use must '
+                            'leave out user B\'s server' % (rule, resource))
+            limit = own + size
+            limits = {'cores': -1, 'ram': -1, resource: limit}
+            outcomes.must_succeed(
+                self, '%s (an admin sets user A\'s limits %s)' % (
+                    rule, limits),
+                self.quotas.update_quota_set, self.project_id,
+                user_id=self.user_a, force=True, **limits)
+            self.addCleanup(self.admin_raw.call, 'DELETE',
+                            '/os-quota-sets/%s?user_id=%s' % (
+                                self.project_id, self.user_a), MICROVERSION)
+            server = self.settle(self.boot_within_quota(
+                '%s (user A uses %d of its %d, the project %d: a boot of '
+                '%d more fits the user\'s limit)' % (
+                    rule, own, limit, project, size)))
+            # ACTIVE: its allocation is in placement, so the next boot's
+            # check counts it.
+            self.assertEqual('ACTIVE', server['status'], '%s: user A\'s '
+                             'boot within its limit' % rule)
+            self.servers_by_user[self.user_a].append(
+                (server, CONF.compute.flavor_ref))
+            self.assert_boot_refused(
+                '%s (user A at its limit of %d)' % (rule, limit),
+                resource=resource)
+
 
 @decorators.serial
 class QuotaCellOutageTest(QuotaTestBase):
@@ -434,9 +501,11 @@ class QuotaCellOutageTest(QuotaTestBase):
     @serial: no other test class runs while the cell is down.
     """
 
-    needs_admin = ('PUT /os-quota-sets/{project_id} (the project held at 3 '
-                   'then 4 instances) and GET /os-availability-zone/detail '
-                   '(the hosts of cell_down_zone)')
+    needs_admin = ('PUT /os-quota-sets/{project_id} (the project held at '
+                   'its instances, cores and RAM in use), GET '
+                   '/os-availability-zone/detail (the hosts of '
+                   'cell_down_zone) and GET /os-services (the cell of the '
+                   'host a server lands on)')
 
     def _statuses(self, ids):
         """/servers/detail has a status for normal and down-cell entries."""
@@ -460,6 +529,9 @@ class QuotaCellOutageTest(QuotaTestBase):
         in_cell = [self.boot_within_quota(zone=zone) for _ in range(3)]
         for server_id in in_cell:
             self.assertEqual('ACTIVE', self.settle(server_id)['status'])
+        flavor = self.flavor(CONF.compute.flavor_ref)
+        held = {'instances': 3, 'cores': 3 * flavor['vcpus'],
+                'ram': 3 * flavor['ram']}
 
         # The back end's confirmation that the cell's database is
         # unreachable is the signal: nothing here waits on a view of nova
@@ -469,22 +541,51 @@ class QuotaCellOutageTest(QuotaTestBase):
         rule = ('with cell %s down, quota usage still counts its 3 servers'
                 % cell)
         detail = self.quota_detail()
+        limits_used = self.limits_used()
         self.assertEqual(3, detail['instances']['in_use'],
                          '%s (os-quota-sets detail)' % rule)
-        self.assertEqual(3, self.limits_used()['instances'],
+        self.assertEqual(3, limits_used['instances'], '%s (GET /limits)' %
+                         rule)
+        # The seed's point: cores and RAM too, which the legacy count
+        # reads from the cells' databases.
+        rule = ('with cell %s down, cores and RAM in use still hold its 3 '
+                'servers\' %d cores and %d MB' % (
+                    cell, held['cores'], held['ram']))
+        cores_ram = {'cores': held['cores'], 'ram': held['ram']}
+        self.assertEqual(cores_ram, {k: detail[k]['in_use'] for k in
+                                     cores_ram},
+                         '%s (os-quota-sets detail)' % rule)
+        self.assertEqual(cores_ram, {k: limits_used[k] for k in cores_ram},
                          '%s (GET /limits)' % rule)
-        self.assert_boot_refused(
-            'with cell %s down and 3 of 3 instances used, a 4th boot is '
-            'refused (it would pass only if the down cell were forgotten)'
-            % cell)
+        for resource in ('instances', 'cores', 'ram'):
+            rule = ('with cell %s down and %d of %d %s used, a boot is '
+                    'refused (it would pass only if the down cell were '
+                    'forgotten)' % (cell, held[resource], held[resource],
+                                    resource))
+            limits = dict({k: -1 for k in held}, **{resource: held[resource]})
+            self.set_project_quota(rule, **limits)
+            self.assert_boot_refused(rule, resource=resource)
 
+        # The control: one flavor's room in each limit, and the boot goes.
         rule = 'a boot within quota still succeeds in a cell that is up'
-        self.set_project_quota(rule, instances=4, cores=-1, ram=-1)
+        self.set_project_quota(rule, instances=4,
+                               cores=held['cores'] + flavor['vcpus'],
+                               ram=held['ram'] + flavor['ram'])
         elsewhere = self.settle(self.boot_within_quota(rule))
         self.assertEqual('ACTIVE', elsewhere['status'], rule)
-        self.assertNotIn(elsewhere['OS-EXT-SRV-ATTR:host'], down_hosts,
-                         '%s: it landed on %s, in the down cell' % (
-                             rule, elsewhere['OS-EXT-SRV-ATTR:host']))
+        host = elsewhere['OS-EXT-SRV-ATTR:host']
+        self.assertNotIn(host, down_hosts, '%s: it landed on %s, in the down '
+                         'cell\'s zone %s' % (rule, host, zone))
+        # The zone need not hold every host of the cell: nova itself says
+        # whether the host's cell is up (its compute is a full record, not
+        # 2.69's UNKNOWN one of a down cell).
+        computes = [s.get('status') for s in self.admin_raw.get(
+            '/os-services', MICROVERSION)['services']
+            if s.get('binary') == 'nova-compute' and s.get('host') == host]
+        self.assertIn(computes, (['enabled'], ['disabled']),
+                      '%s: it landed on %s, whose nova-compute GET '
+                      '/os-services shows as %s (UNKNOWN: its cell is down)'
+                      % (rule, host, computes))
 
         fault.cell_up(cell)
         rule = 'after the cell comes back, usage and servers are as before'
@@ -492,8 +593,11 @@ class QuotaCellOutageTest(QuotaTestBase):
             rule + ' (its servers ACTIVE again at %s)' % MICROVERSION,
             lambda: self._all_shown_as(in_cell, 'ACTIVE'),
             lambda: self._statuses(in_cell))
-        self.assertEqual(4, self.quota_detail()['instances']['in_use'],
-                         rule)
+        detail = self.quota_detail()
+        self.assertEqual(
+            {'instances': 4, 'cores': held['cores'] + flavor['vcpus'],
+             'ram': held['ram'] + flavor['ram']},
+            {k: detail[k]['in_use'] for k in held}, rule)
         listed = {s['id']: s['status'] for s in self.raw.get(
             '/servers/detail', MICROVERSION)['servers']}
         self.assertEqual({i: 'ACTIVE' for i in in_cell + [elsewhere['id']]},

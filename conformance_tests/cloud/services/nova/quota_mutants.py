@@ -9,9 +9,11 @@ from conformance_tests.cloud.mutants import register
 @register(
     'quota-cores-ram-from-cells', 'nova',
     targets=('compute.quota-from-placement.unscheduled-server',
-             'compute.quota-from-placement.usage-agreement'),
+             'compute.quota-from-placement.usage-agreement',
+             'compute.quota-from-placement.cell-outage'),
     rule='with count_usage_from_placement, cores and RAM in use come from '
-         'placement, not from the cell databases')
+         'placement, not from the cell databases (which a down cell\'s '
+         'servers leave out)')
 def cores_ram_from_cells():
     from nova import quota
 
@@ -41,6 +43,73 @@ def ignores_user():
         return counts
 
     quota._instances_cores_ram_count_api_db_placement = project_for_user
+
+
+@register(
+    'quota-user-cores-ram-from-project', 'nova',
+    targets=('compute.quota-from-placement.per-user-limit',
+             'compute.quota-from-placement.usage-agreement'),
+    rule='a user\'s cores and RAM in use are that user\'s own (the second '
+         '/usages call, with user_id); here the project\'s stand in')
+def user_cores_ram_from_project():
+    from nova import quota
+
+    original = quota._cores_ram_count_placement
+
+    def project_for_user(context, project_id, user_id=None):
+        counts = original(context, project_id, user_id=user_id)
+        if 'user' in counts:
+            counts['user'] = dict(counts['project'])
+        return counts
+
+    quota._cores_ram_count_placement = project_for_user
+
+
+@register(
+    'quota-user-cores-ram-limits-ignored', 'nova',
+    targets=('compute.quota-from-placement.per-user-limit',),
+    rule='a per-user cores or RAM limit is enforced (here only the '
+         'project\'s cores and RAM limits are checked)')
+def user_cores_ram_limits_ignored():
+    from nova import objects
+
+    original = objects.Quotas.limit_check_project_and_user.__func__
+
+    def project_only(cls, context, project_values=None, user_values=None,
+                     **kwargs):
+        user_values = {k: v for k, v in (user_values or {}).items()
+                       if k not in ('cores', 'ram')}
+        return original(cls, context, project_values=project_values,
+                        user_values=user_values, **kwargs)
+
+    objects.Quotas.limit_check_project_and_user = classmethod(project_only)
+
+
+@register(
+    'quota-counts-deleted-servers', 'nova',
+    targets=('compute.quota-from-placement.usage-agreement',),
+    rule='a deleted server counts toward instances no more (its instance '
+         'mapping is queued for deletion; here every mapping counts)')
+def counts_deleted_servers():
+    import sqlalchemy
+
+    from nova.db.api import api as api_db_api
+    from nova.db.api import models as api_models
+    from nova import objects
+
+    @api_db_api.context_manager.reader
+    def every_mapping(context, project_id, user_id=None):
+        query = context.session.query(
+            sqlalchemy.func.count(api_models.InstanceMapping.id)).filter_by(
+                project_id=project_id)
+        counts = {'project': {'instances': query.scalar()}}
+        if user_id:
+            counts['user'] = {
+                'instances': query.filter_by(user_id=user_id).scalar()}
+        return counts
+
+    objects.InstanceMappingList._get_counts_in_db = staticmethod(
+        every_mapping)
 
 
 @register(
