@@ -27,6 +27,7 @@ from tempest.lib import decorators
 from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import outcomes
+from conformance_tests.common import skips
 from conformance_tests.scenario import base
 from conformance_tests.services.compute.v2 import server_groups
 
@@ -36,6 +37,8 @@ NO_VALID_HOST = 'No valid host was found'
 # A boot that races past the scheduler is caught by the compute's late
 # check and rescheduled; when no host is left its fault says this.
 RETRIES_EXCEEDED = 'Exceeded maximum number of retries'
+# A forced host has no alternate: the late check's refusal is the fault.
+LATE_CHECK_REFUSED = 'Anti-affinity instance group policy was violated'
 
 
 class ServerGroupSpreadTest(base.ComputeScenarioTest):
@@ -78,19 +81,23 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
         self.host_count, self.hosts = self.anti_affinity_zone_size()
 
     # -- helpers --------------------------------------------------------
-    def _create_group(self, policy, rules=None):
+    def _create_group(self, policy, rules=None, admin=False):
+        """A group of the primary's project, or with ``admin`` of the
+        admin's (whose servers an admin may force onto a host)."""
         body = {'name': self.name('sg'), 'policy': policy}
         if rules is not None:
             body['rules'] = rules
+        groups = self.os_admin.server_groups_client if admin else self.groups
         # Before the POST: a group nova made, whose answer then failed the
         # view check below, goes too.
-        self.addCleanup(self._delete_groups_named, body['name'])
+        self.addCleanup(self._delete_groups_named, body['name'],
+                        self.admin_raw if admin else self.raw, groups)
         try:
             group = outcomes.must_succeed(
                 self, 'at %s a group with a policy%s is accepted' % (
                     MICROVERSION, ' and rules %s' % rules
                     if rules is not None else ''),
-                self.groups.create_server_group, **body)['server_group']
+                groups.create_server_group, **body)['server_group']
         except lib_exc.InvalidHTTPResponseBody as e:
             # The cloud answered, with a group that is not the 2.64 view
             # these tests speak (nova's: a policy string and a rules
@@ -101,8 +108,8 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
                           MICROVERSION, body, str(e)[:600]))
         return group
 
-    def _delete_groups_named(self, name):
-        server_groups.delete_matching(self.raw, self.groups,
+    def _delete_groups_named(self, name, raw, groups):
+        server_groups.delete_matching(raw, groups,
                                       lambda found: found == name)
 
     def _boot(self, group, name=None, **extra):
@@ -172,11 +179,35 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
                       '%s: a server that failed to schedule stays a member '
                       'of its group' % rule)
 
-    def _fill_then_overflow(self, limit, rules):
+    def _neighbour_on_every_host(self, rule):
+        """One server of another anti-affinity group on each of the H
+        hosts: servers that are not the tested group's, which its limit
+        must not count."""
+        rule = '%s (one server of another group on each host first)' % rule
+        group = self._create_group('anti-affinity')
+        placed = [self._boot_settled(group) for _ in range(self.host_count)]
+        self.assertEqual(['ACTIVE'] * self.host_count,
+                         [s['status'] for s in placed],
+                         '%s: %d servers of a group without rules fit on '
+                         '%d hosts' % (rule, self.host_count,
+                                       self.host_count))
+        per_host = self._assert_within_limit(rule, placed, 1)
+        self.assertEqual(self.host_count, len(per_host),
+                         '%s: they must use all %d hosts (servers per '
+                         'hostId: %s)' % (rule, self.host_count,
+                                          dict(per_host)))
+
+    def _fill_then_overflow(self, limit, rules, neighbours=False):
         rule = ('anti-affinity with %s: at most %d server(s) of the group '
                 'per host' % (
                     'max_server_per_host=%d' % limit if rules
                     else 'no rules (default max_server_per_host=1)', limit))
+        if neighbours:
+            # The filter compares the group's servers on a host with the
+            # limit, not every server there.
+            rule += (', counting only the group\'s servers on a host (one '
+                     'of another group already on each)')
+            self._neighbour_on_every_host(rule)
         group = self._create_group('anti-affinity', rules)
         if rules:
             self.assertEqual(rules, group['rules'],
@@ -207,9 +238,11 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
     @decorators.idempotent_id('8a4d6c2e-1f3b-4d5a-b7c9-2e3f4a5b6c71')
     @decorators.attr(type=['slow'])
     def test_max_server_per_host_2(self):
-        """max_server_per_host=2: 2*H servers, no host above 2, then one
-        more has no valid host."""
-        self._fill_then_overflow(2, {'max_server_per_host': 2})
+        """max_server_per_host=2 beside another group's server on each
+        host: 2*H servers, no host above 2 of the group, then one more
+        has no valid host."""
+        self._fill_then_overflow(2, {'max_server_per_host': 2},
+                                 neighbours=True)
 
     @decorators.idempotent_id('c5e7a9b1-3d2f-4e6a-8b0c-3f4a5b6c7d82')
     @decorators.attr(type=['slow'])
@@ -288,6 +321,14 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
         active = [s for s in settled if s['status'] == 'ACTIVE']
         failed = [s for s in settled if s['status'] != 'ACTIVE']
         self._assert_within_limit(rule, active, 2)
+        # A boot loses only to a host already holding 2 of the group, so
+        # at least one host's worth per host goes ACTIVE whatever the
+        # order: "every boot failed" is no spread.
+        self.assertGreaterEqual(len(active), self.host_count, '%s: %d boots '
+                                'into room for %d: at least %d (one per '
+                                'host) must go ACTIVE, %d did' % (
+                                    rule, capacity + 2, capacity,
+                                    self.host_count, len(active)))
         self.assertGreaterEqual(len(failed), 2, '%s: %d boots into room '
                                 'for %d: at least 2 must fail, %d did' % (
                                     rule, capacity + 2, capacity,
@@ -295,6 +336,52 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
         for server in failed:
             self._assert_unschedulable(rule, server, group,
                                        [NO_VALID_HOST, RETRIES_EXCEEDED])
+
+    @decorators.idempotent_id('d370544b-3ed3-49c4-a65d-4609bae79523')
+    @decorators.attr(type=['slow'])
+    @skips.admin_only('POST /servers with availability_zone zone:host (a '
+                      'host forced past the scheduler\'s filters, so only '
+                      'the compute\'s late check can refuse)')
+    def test_late_check_refuses_a_forced_server_beyond_the_limit(self):
+        """max_server_per_host=2: two servers forced onto one host go
+        ACTIVE; a third forced there (a forced host skips the scheduler's
+        filters) is refused by the compute's late check."""
+        rule = ('the compute\'s late check holds max_server_per_host=2: a '
+                'server of the group forced onto a host that has 2 of it '
+                'fails to build there')
+        group = self._create_group('anti-affinity',
+                                   {'max_server_per_host': 2}, admin=True)
+        host = self.hosts[0]
+
+        def forced():
+            return self.settle(self.boot_accepted(
+                '%s (an admin\'s boot onto %s is accepted)' % (rule, host),
+                zone='%s:%s' % (self.zone, host), group=group,
+                servers_client=self.admin_servers))
+
+        placed = [forced() for _ in range(2)]
+        self.assertEqual(
+            [('ACTIVE', host)] * 2,
+            [(s['status'], s['OS-EXT-SRV-ATTR:host']) for s in placed],
+            '%s: the first 2, within the limit, go ACTIVE on %s' % (
+                rule, host))
+        extra = forced()
+        fault = (extra.get('fault') or {}).get('message', '')
+        self.assertEqual(
+            ('ERROR', None), (extra['status'],
+                              extra.get('OS-EXT-SRV-ATTR:host')),
+            '%s: the third went %s on %s' % (
+                rule, extra['status'], extra.get('OS-EXT-SRV-ATTR:host')))
+        self.assertIn(LATE_CHECK_REFUSED, fault, '%s: the fault of %s '
+                      'says the late check refused it; it says %r' % (
+                          rule, extra['id'], fault))
+        members = outcomes.must_succeed(
+            self, '%s (its group is shown)' % rule,
+            self.os_admin.server_groups_client.show_server_group,
+            group['id'])['server_group']['members']
+        self.assertEqual(sorted(s['id'] for s in placed + [extra]),
+                         sorted(members), '%s: every server stays a '
+                         'member of its group' % rule)
 
     @decorators.idempotent_id('9f1b3d5e-7a2c-4d8e-a0b1-6c7d8e9fa0b5')
     @decorators.attr(type=['slow'])

@@ -45,8 +45,8 @@ class SpreadGroupCleanupTest(testtools.TestCase):
         test.name = lambda what: NAME
         test.fail = self.fail_as_assertion
         test._delete_groups_named = (
-            lambda name: spread.ServerGroupSpreadTest._delete_groups_named(
-                test, name))
+            lambda *args: spread.ServerGroupSpreadTest._delete_groups_named(
+                test, *args))
         self.assertRaises(
             AssertionError, spread.ServerGroupSpreadTest._create_group,
             test, 'anti-affinity')

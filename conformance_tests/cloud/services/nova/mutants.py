@@ -23,12 +23,13 @@ def _checking():
         _in_check.active = False
 
 
-def _rules_seen_by_checks(replace):
+def _rules_seen_by_checks(replace, late_check_only=False):
     """Make InstanceGroup.rules return replace(rules) inside the checks.
 
     The checks are the scheduler's anti-affinity filter and the compute's
-    late check; the API keeps showing the real rules, so a mutant stays
-    invisible to the API tests and breaks only the scheduling rule.
+    late check (only the late check with ``late_check_only``); the API
+    keeps showing the real rules, so a mutant stays invisible to the API
+    tests and breaks only the scheduling rule.
     """
     from nova.compute import manager
     from nova.objects import instance_group
@@ -44,10 +45,11 @@ def _rules_seen_by_checks(replace):
 
     instance_group.InstanceGroup.rules = property(rules)
 
-    for cls, name in ((affinity_filter._GroupAntiAffinityFilter,
-                       'host_passes'),
-                      (manager.ComputeManager,
-                       '_validate_instance_group_policy')):
+    checks = [(manager.ComputeManager, '_validate_instance_group_policy')]
+    if not late_check_only:
+        checks.append((affinity_filter._GroupAntiAffinityFilter,
+                       'host_passes'))
+    for cls, name in checks:
         original = getattr(cls, name)
 
         def checked(self, *args, _original=original, **kwargs):
@@ -91,6 +93,50 @@ def not_enforced():
     # The compute's late re-check has an off switch in nova itself.
     conf.CONF.set_override('disable_group_policy_check_upcall', True,
                            group='workarounds')
+
+
+@register(
+    'anti-affinity-counts-every-server', 'nova',
+    targets=('compute.server-group-rules.spread-max-server-per-host',),
+    rule='max_server_per_host compares the group\'s servers on a host '
+         '(here the filter counts every server on the host)')
+def counts_every_server():
+    from nova.scheduler.filters import affinity_filter
+
+    original = affinity_filter._GroupAntiAffinityFilter.host_passes
+
+    def host_passes(self, host_state, spec_obj):
+        group = spec_obj.instance_group
+        if (not group or group.policy != self.policy_name or
+                spec_obj.instance_uuid in host_state.instances):
+            return original(self, host_state, spec_obj)
+        limit = (group.rules or {}).get('max_server_per_host', 1)
+        return len(host_state.instances) < limit
+
+    affinity_filter._GroupAntiAffinityFilter.host_passes = host_passes
+
+
+@register(
+    'late-check-skipped', 'nova',
+    targets=('compute.server-group-rules.late-check',),
+    rule='the compute re-checks the group\'s policy after the claim (here '
+         'nova\'s own switch turns the late check off)')
+def late_check_skipped():
+    from nova import conf
+
+    conf.CONF.set_override('disable_group_policy_check_upcall', True,
+                           group='workarounds')
+
+
+@register(
+    'late-check-one-over', 'nova',
+    targets=('compute.server-group-rules.late-check',),
+    rule='the late check allows max_server_per_host servers of the group '
+         'on a host, not one more')
+def late_check_one_over():
+    _rules_seen_by_checks(
+        lambda rules: {'max_server_per_host': 1 + (rules or {}).get(
+            'max_server_per_host', 1)}, late_check_only=True)
 
 
 @register(
