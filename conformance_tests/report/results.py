@@ -18,7 +18,9 @@ STATUS = {'success': 'pass', 'fail': 'fail', 'skip': 'skip',
           'xfail': 'fail', 'uxsuccess': 'fail'}
 ASSERTION = 'assertion'
 ERROR = 'error'
-_ASSERTION_TYPES = ('AssertionError', 'MismatchError')
+# The suite's own AssertionError: common/cli.py's CommandFailed, a client
+# command a rule runs exiting non-zero (a traceback names only the class).
+_ASSERTION_TYPES = ('AssertionError', 'MismatchError', 'CommandFailed')
 
 
 class NotSubunit(ValueError):

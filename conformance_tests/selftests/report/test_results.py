@@ -5,6 +5,7 @@ import io
 import subunit
 import testtools
 
+from conformance_tests.common import cli
 from conformance_tests.report import results
 
 ID_A = '11111111-1111-4111-8111-111111111111'
@@ -168,6 +169,15 @@ class FailureKindTest(testtools.TestCase):
         self.assertEqual('assertion', results.failure_kind(
             'Traceback (most recent call last):\n  File "x", line 1\n'
             'testtools.matchers._impl.MismatchError: 3 != 0: rule'))
+
+    def test_a_failed_client_command_is_an_assertion(self):
+        # cli.CommandFailed subclasses AssertionError: a rule's client
+        # command exiting non-zero is its failed assertion, a kill.
+        self.assertTrue(issubclass(cli.CommandFailed, AssertionError))
+        self.assertEqual('assertion', results.failure_kind(
+            'Traceback (most recent call last):\n  File "x", line 1\n'
+            'conformance_tests.common.cli.CommandFailed: rule: `openstack '
+            'reservation lease delete x` exited 1: ERROR: boom'))
 
     def test_timeout_is_an_error(self):
         self.assertEqual('error', results.failure_kind(

@@ -535,3 +535,20 @@ def past_start_accepted():
         return start, end, min(now, start)
 
     manager._parse_lease_dates = parse
+
+
+@register('blazar-lease-delete-answers-500', 'blazar',
+          (RESERVED_HOST, LIFECYCLE, CLI_LEASE),
+          'deleting a lease is accepted: 204, the client exits 0 (here '
+          'blazar deletes the lease and returns its host, then answers 500)')
+def lease_delete_answers_500():
+    from blazar import exceptions as blazar_exc
+    manager = _manager_class()
+    original = manager.delete_lease
+
+    def delete_lease(self, lease_id):
+        original(self, lease_id=lease_id)  # by keyword, as blazar's RPC does
+        raise blazar_exc.BlazarException(
+            'mutant: the lease was deleted, the answer fails')
+
+    manager.delete_lease = delete_lease
