@@ -312,11 +312,11 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                                MICROVERSION)['instanceActions'],
             key=lambda a: a['start_time'])
 
-    def destroyed_at(self, server_id, actions):
-        """When the server's delete left its host: the finish time of the
-        delete action's compute_terminate_instance event; None if there is
-        no delete, or its destroy has not finished within [compute]
-        build_timeout.
+    def terminate_event(self, server_id, actions):
+        """The delete action's compute_terminate_instance event, the
+        server's destroy on its host (leases.left_host_at says when it
+        left: a failed destroy never did); None if there is no delete, or
+        its destroy has not finished within [compute] build_timeout.
 
         Nova marks the instance deleted (its GET answers 404) before it
         writes that event's finish time, so one read just after the 404
@@ -324,11 +324,10 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         finished, and a verdict never depends on when the suite read it.
         An event still missing once the server is gone never comes (nova
         deleted the server without its compute)."""
-        terminate = self.finished_event(
+        return self.finished_event(
             server_id, actions, 'delete', 'compute_terminate_instance',
             hopeless=lambda event: (event is None and
                                     self._server_gone(server_id)))
-        return leases.moment((terminate or {}).get('finish_time'))
 
     def finished_event(self, server_id, actions, action_name, event_name,
                        hopeless=lambda event: False):
@@ -396,10 +395,11 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
             test_utils.call_until_true(
                 lambda: self._server_gone(evicted),
                 CONF.compute.build_timeout, CONF.conformance.poll_interval)
+        terminate = self.terminate_event(evicted, actions) or {}
         evidence = leases.start_error_evidence(
             lease, host, self.aggregates_now(),
             CONF.conformance.blazar_freepool, evicted, actions,
-            self.destroyed_at(evicted, actions))
+            leases.left_host_at(terminate), terminate.get('result'))
         self.fail('%s: lease %s is %s, not ACTIVE: %s' % (
             rule, lease['id'], lease['status'], evidence))
 
@@ -420,17 +420,19 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
 
     def assert_left_before_start(self, evicted, host, lease, rule):
         """Terminated *before* the lease is active: the gone server left
-        the host (its destroy ended) before blazar finished the lease's
-        start_lease event."""
-        left = self.destroyed_at(evicted, self.instance_actions(evicted))
+        the host (its destroy ended, and succeeded) before blazar finished
+        the lease's start_lease event."""
+        terminate = self.terminate_event(evicted,
+                                         self.instance_actions(evicted))
+        left = leases.left_host_at(terminate)
         start = leases.event(lease, 'start_lease') or {}
         done = leases.moment(start.get('updated_at'))
         self.assertTrue(
             left is not None and done is not None and left <= done,
-            '%s: preemptible %s left %s at %s, lease %s became active '
+            '%s: preemptible %s %s, lease %s became active '
             '(start_lease event %s) at %s' % (
-                rule, evicted, host, leases.clock(left), lease['id'],
-                start.get('status'), leases.clock(done)))
+                rule, evicted, leases.departure(terminate, host),
+                lease['id'], start.get('status'), leases.clock(done)))
 
     def assert_terminated(self, server_id, host, lease, rule):
         """Nova was asked to delete ``server_id`` (it is gone or being

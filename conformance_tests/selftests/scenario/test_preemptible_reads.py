@@ -15,6 +15,7 @@ from tempest.lib import exceptions as lib_exc
 from conformance_tests.common import waiters
 from conformance_tests.report import applicability
 from conformance_tests.scenario import test_preemptible_instances as tpi
+from conformance_tests.services.reservation import leases
 
 FINISHED = '2026-11-24T21:25:03.250000'
 
@@ -29,7 +30,9 @@ def fake_conf(dynamic=True, build_timeout=60):
 
 class _Servers(object):
     """show_instance_action answers from a script of the terminate
-    event's finish times (the last repeats; 'missing': no such event);
+    event's finish times (the last repeats; 'missing': no such event; a
+    finish time is a successful destroy's, a (result, finish) pair any
+    other's);
     show_server is 404 (the server is gone)."""
 
     def __init__(self, finishes):
@@ -38,8 +41,11 @@ class _Servers(object):
     def show_instance_action(self, server_id, request_id):
         finish = self.finishes[min(self.reads, len(self.finishes) - 1)]
         self.reads += 1
+        result, finish = (finish if isinstance(finish, tuple)
+                          else ('Success' if finish else None, finish))
         events = [] if finish == 'missing' else [
-            {'event': 'compute_terminate_instance', 'finish_time': finish}]
+            {'event': 'compute_terminate_instance', 'finish_time': finish,
+             'result': result}]
         return {'instanceAction': {'request_id': request_id,
                                    'events': events}}
 
@@ -59,7 +65,7 @@ class Base(testtools.TestCase):
         return cls(test)
 
 
-class DestroyedAtTest(Base):
+class TerminateEventTest(Base):
 
     ACTIONS = [{'action': 'create', 'request_id': 'req-1'},
                {'action': 'delete', 'request_id': 'req-2'}]
@@ -70,7 +76,8 @@ class DestroyedAtTest(Base):
         servers = _Servers(finishes)
         scenario.os_admin = types.SimpleNamespace(servers_client=servers)
         scenario.admin_servers = servers
-        return scenario.destroyed_at('server-1', actions), servers.reads
+        return leases.left_host_at(scenario.terminate_event(
+            'server-1', actions)), servers.reads
 
     def test_waits_until_the_event_has_finished(self):
         # nova answers 404 before it writes the finish time
@@ -86,6 +93,11 @@ class DestroyedAtTest(Base):
 
     def test_no_event_once_the_server_is_gone_is_none_at_once(self):
         self.assertEqual((None, 1), self.destroyed_at(['missing']))
+
+    def test_a_failed_destroy_is_read_once_and_never_left(self):
+        # nova writes a failed destroy's finish time too (result Error)
+        self.assertEqual((None, 2), self.destroyed_at(
+            [None, ('Error', FINISHED)]))
 
     def test_no_delete_is_none_unread(self):
         self.assertEqual((None, 0), self.destroyed_at(

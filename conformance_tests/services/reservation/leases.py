@@ -218,16 +218,17 @@ def _membership(host, aggregates, freepool, reservation):
 
 
 def start_error_evidence(lease, host, aggregates, freepool, server_id,
-                         actions, destroyed_at):
+                         actions, destroyed_at, destroy_result=None):
     """What the APIs show of a host lease whose start went ERROR with a
     preemptible ``server_id`` on its host ``host``, as one sentence (the
     failure message's evidence, which the guideline's signature reads).
 
     ``aggregates`` is GET /os-aggregates's list; ``actions`` the server's
     instance actions (GET /servers/{id}/os-instance-actions); destroyed_at
-    the finish time of its delete's compute_terminate_instance event (None
-    if unknown or unfinished). Blazar 18's cause shows as: the start_lease
-    event is ERROR, the host is back in the freepool and not in the
+    when its delete's compute_terminate_instance event finished with
+    success (None if unknown, unfinished or failed: left_host_at), and
+    destroy_result that event's result. Blazar 18's cause shows as: the
+    start_lease event is ERROR, the host is back in the freepool and not in the
     reservation's aggregate, which has a zone of its own, and the
     server's deletion was asked (blazar's fire-and-forget delete) before
     that event went ERROR, its destroy ending after it.
@@ -259,7 +260,10 @@ def start_error_evidence(lease, host, aggregates, freepool, server_id,
     if gave_up:
         said += ', %s the event' % ('before' if asked <= gave_up
                                     else 'after')
-    if destroyed_at is None:
+    if destroyed_at is None and destroy_result not in (None, 'Success'):
+        said += ', its destroy failed on %s (result %r)' % (
+            host, destroy_result)
+    elif destroyed_at is None:
         said += ', its destroy not finished when read'
     elif gave_up:
         said += ', and it left %s at %s, %.1f s %s the event' % (
@@ -270,6 +274,29 @@ def start_error_evidence(lease, host, aggregates, freepool, server_id,
         said += ', and it left %s at %s' % (host, clock(destroyed_at))
     parts.append(said)
     return '; '.join(parts)
+
+
+def left_host_at(terminate):
+    """When a server left its host, by its delete's
+    compute_terminate_instance event (``terminate``): the event's finish
+    time if the destroy succeeded; None while it runs, when it failed
+    (result 'Error': nova writes a finish time all the same) or when there
+    is no event."""
+    if not terminate or terminate.get('result') != 'Success':
+        return None
+    return moment(terminate.get('finish_time'))
+
+
+def departure(terminate, host):
+    """A few words on whether and when the server left ``host``, by its
+    compute_terminate_instance event (``terminate``)."""
+    left = left_host_at(terminate)
+    if left is not None:
+        return 'left %s at %s' % (host, clock(left))
+    if terminate and terminate.get('finish_time'):
+        return 'never left %s: its destroy failed there (%s result %r)' % (
+            host, terminate.get('event'), terminate.get('result'))
+    return 'has no finished destroy on %s' % host
 
 
 def compute_event(events, name):

@@ -108,6 +108,14 @@ class StartErrorEvidenceTest(testtools.TestCase):
         self.assertIn('(no zone)', message)
         self.assertNotMatches(EVICTS, message)
 
+    def test_failed_destroy_does_not_match(self):
+        # nova-terminate-recorded-failed: a finish time, result Error
+        message = start_failure(EVICTS_RULE, destroyed_at=None,
+                                destroy_result='Error')
+        self.assertIn("its destroy failed on pool1 (result 'Error')",
+                      message)
+        self.assertNotMatches(EVICTS, message)
+
     def test_unfinished_destroy_and_missing_event_are_said(self):
         message = start_failure(EVICTS_RULE, destroyed_at=None)
         self.assertIn('its destroy not finished when read', message)
@@ -221,3 +229,32 @@ class RaceFactsTest(testtools.TestCase):
         self.assertEqual('compute__do_build_and_run_instance',
                          leases.placed_on([{'event': build['event']}],
                                           'pool1'))
+
+
+class DepartureTest(testtools.TestCase):
+    """When a server left its host: only a destroy that succeeded."""
+
+    FINISHED = '2026-11-24T21:28:48.392000'
+
+    def terminate(self, result, finish=FINISHED):
+        return {'event': 'compute_terminate_instance', 'result': result,
+                'finish_time': finish}
+
+    def test_a_successful_destroy_left_at_its_finish(self):
+        event = self.terminate('Success')
+        self.assertEqual(LEFT, leases.left_host_at(event))
+        self.assertEqual('left pool1 at 21:28:48.392',
+                         leases.departure(event, 'pool1'))
+
+    def test_a_failed_destroy_never_left(self):
+        event = self.terminate('Error')
+        self.assertIsNone(leases.left_host_at(event))
+        self.assertEqual("never left pool1: its destroy failed there "
+                         "(compute_terminate_instance result 'Error')",
+                         leases.departure(event, 'pool1'))
+
+    def test_no_or_unfinished_destroy_has_not_left(self):
+        for event in (None, self.terminate(None, finish=None)):
+            self.assertIsNone(leases.left_host_at(event))
+            self.assertEqual('has no finished destroy on pool1',
+                             leases.departure(event, 'pool1'))
