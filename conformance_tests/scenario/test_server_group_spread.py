@@ -126,8 +126,12 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
     def _boot_settled(self, group):
         return self._settle(self._boot(group))
 
-    def _members(self, group):
-        return self.groups.show_server_group(
+    def _members(self, rule, group):
+        """The group's members as its project sees them; a refused show
+        is ``rule``'s failed assertion (the rule is about membership)."""
+        return outcomes.must_succeed(
+            self, '%s (its group is shown)' % rule,
+            self.groups.show_server_group,
             group['id'])['server_group']['members']
 
     def _per_host(self, rule, active):
@@ -175,7 +179,7 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
         self.assertTrue(any(f in fault for f in faults),
                         '%s: fault of %s should say %s; it says %r' % (
                             rule, server['id'], ' or '.join(faults), fault))
-        self.assertIn(server['id'], self._members(group),
+        self.assertIn(server['id'], self._members(rule, group),
                       '%s: a server that failed to schedule stays a member '
                       'of its group' % rule)
 

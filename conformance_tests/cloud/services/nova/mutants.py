@@ -282,6 +282,24 @@ def server_group_list_null_rules():
     controller.index = index
 
 
+def _fail_with_members(shown, group, from_2_64):
+    if shown.get('members'):
+        raise RuntimeError('conformance mutant: a group with members')
+
+
+@register(
+    'server-group-show-500-with-members', 'nova',
+    targets=('compute.server-group-rules.spread-max-server-per-host',
+             'compute.server-group-rules.default-limit-one',
+             'compute.server-group-rules.overflow',
+             'compute.server-group-rules.late-check'),
+    rule='a server that failed to schedule stays a member of its group, '
+         'as GET /os-server-groups/{id} shows (here a group with members '
+         'answers 500)')
+def server_group_show_500_with_members():
+    _extend_group_view(_fail_with_members)
+
+
 @register(
     'server-group-delete-keeps-group', 'nova',
     targets=('compute.server-group-rules.api-shapes-2-64',
