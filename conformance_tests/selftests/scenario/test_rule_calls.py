@@ -176,22 +176,23 @@ class RuleCallsTest(testtools.TestCase):
                    for f, n, _ in _calls(os.path.join(_root(), m))}
         self.assertEqual([], sorted(set(ALLOWED) - present))
 
+    def calls_in(self, body):
+        """_calls of a module whose test_x holds ``body`` (lines)."""
+        module = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                              'm.py')
+        with open(module, 'w') as f:
+            f.write('class T:\n    def test_x(self):\n' + ''.join(
+                '        %s\n' % line for line in body))
+        return _calls(module)
+
     def test_the_walk_finds_a_loose_boot(self):
         # The control: the walk sees what it must refuse.
-        path = self.useFixture(fixtures.TempDir()).path
-        module = os.path.join(path, 'm.py')
-        with open(module, 'w') as f:
-            f.write('class T:\n    def test_x(self):\n'
-                    '        self.boot(flavor=1)\n'
-                    '        outcomes.must_succeed(self, R, self.boot)\n')
-        self.assertEqual([('test_x', 'boot', 3)], _calls(module))
+        self.assertEqual([('test_x', 'boot', 3)], self.calls_in([
+            'self.boot(flavor=1)',
+            'outcomes.must_succeed(self, R, self.boot)']))
 
     def test_the_walk_finds_a_delete_handed_to_ignore_notfound(self):
         # The hole of the lease end: the delete is an argument, not a call.
-        path = self.useFixture(fixtures.TempDir()).path
-        module = os.path.join(path, 'm.py')
-        with open(module, 'w') as f:
-            f.write('class T:\n    def test_x(self):\n'
-                    '        test_utils.call_and_ignore_notfound_exc(\n'
-                    '            self.leases.delete_lease, lease_id)\n')
-        self.assertEqual([('test_x', 'delete_lease', 3)], _calls(module))
+        self.assertEqual([('test_x', 'delete_lease', 3)], self.calls_in([
+            'test_utils.call_and_ignore_notfound_exc(',
+            '    self.leases.delete_lease, lease_id)']))

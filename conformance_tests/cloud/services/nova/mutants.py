@@ -184,6 +184,21 @@ def _wrap_create(make):
         controller.create = make(controller.create)
 
 
+def _alter_answer(action, alter):
+    """Let ``alter(answer)`` change (or refuse, by raising: a 500) what
+    ServerGroupController.``action`` answers."""
+    from nova.api.openstack.compute import server_groups
+
+    controller = server_groups.ServerGroupController
+    original = getattr(controller, action)
+
+    @functools.wraps(original)
+    def altered(self, req, *args, **kwargs):
+        return alter(original(self, req, *args, **kwargs))
+
+    setattr(controller, action, altered)
+
+
 def _drop_rules_on_create(policies):
     """Create server groups as if rules had not been sent for policies."""
     def make(original):
@@ -266,20 +281,13 @@ def server_group_owner_swapped():
     rule='at 2.64 GET /os-server-groups shows rules {} for a group '
          'created without rules, as show does (here the list shows null)')
 def server_group_list_null_rules():
-    from nova.api.openstack.compute import server_groups
-
-    controller = server_groups.ServerGroupController
-    original = controller.index
-
-    @functools.wraps(original)
-    def index(self, req, *args, **kwargs):
-        listed = original(self, req, *args, **kwargs)
+    def null_rules(listed):
         for group in listed.get('server_groups', ()):
             if group.get('rules') == {}:
                 group['rules'] = None
         return listed
 
-    controller.index = index
+    _alter_answer('index', null_rules)
 
 
 @register(
@@ -292,21 +300,14 @@ def server_group_list_null_rules():
          'as GET /os-server-groups/{id} shows (here a group with members '
          'answers 500)')
 def server_group_show_500_with_members():
-    # show only: the list still answers, so the tests' cleanup (by list)
-    # finds and removes the groups.
-    from nova.api.openstack.compute import server_groups
-
-    controller = server_groups.ServerGroupController
-    original = controller.show
-
-    @functools.wraps(original)
-    def show(self, req, *args, **kwargs):
-        shown = original(self, req, *args, **kwargs)
+    def fail_with_members(shown):
         if shown['server_group'].get('members'):
             raise RuntimeError('conformance mutant: a group with members')
         return shown
 
-    controller.show = show
+    # show only: the list still answers, so the tests' cleanup (by list)
+    # finds and removes the groups.
+    _alter_answer('show', fail_with_members)
 
 
 @register(
