@@ -15,6 +15,7 @@ from conformance_tests.common import microversion
 from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.common import waiters
+from conformance_tests.services.compute.v2 import instance_actions
 from conformance_tests.services.compute.v2 import zones
 
 CONF = config.CONF
@@ -119,6 +120,36 @@ class ServersMixin(object):
         user, sees it (``hostId``, no host name) when there is no admin."""
         return waiters.wait_for_server_settled(
             self.admin_servers or self.servers, server_id)
+
+    def wait_until_built(self, server_id, microversion):
+        """Wait until nova has finished building the server (settled
+        ACTIVE): its create action's build event has a finish time, read
+        by the server's own user (``self.raw``) at ``microversion``
+        (instance_actions.EVENTS_MICROVERSION or later), within [compute]
+        build_timeout; it must have ended in 'Success'.
+
+        Why before a fault: nova shows a server ACTIVE before its compute
+        writes the build's end. A compute that cannot write it (its
+        cell's database just went away) calls the build failed and
+        deletes the server's placement allocations, so the ACTIVE server
+        holds no cores or RAM: a test that takes a cell down must meet
+        builds that are over, or its verdict depends on which finished
+        first."""
+        rule = ('server %s is built before the test disturbs the cloud '
+                '(its create action\'s %s event has finished)' % (
+                    server_id, instance_actions.BUILD_EVENT))
+        seen = {}
+
+        def finished():
+            seen['event'] = instance_actions.build_event(
+                self.raw, server_id, microversion)
+            return (seen['event'] or {}).get('finish_time') is not None
+
+        if not waiters.observe(finished):
+            self.fail('%s; after %s s it shows: %s' % (
+                rule, CONF.compute.build_timeout, seen['event']))
+        self.assertEqual('Success', seen['event'].get('result'),
+                         '%s; it finished: %s' % (rule, seen['event']))
 
     def wait_for(self, what, check):
         return waiters.wait_until(what, check)

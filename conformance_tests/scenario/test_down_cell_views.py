@@ -72,6 +72,7 @@ class DownCellViewsTest(base.ComputeScenarioTest):
             'a boot into zone %s (cell %s, before it goes down) is accepted'
             % (zone, cell), zone=zone, name=name)
         self.assertEqual('ACTIVE', self.settle(server_id)['status'])
+        self.wait_until_built(server_id, PARTIAL)
         before = self.raw.get('/servers/%s' % server_id, PARTIAL)['server']
         # The control: with its cell up the server is listed in full.
         listed = self._entry('/servers/detail', server_id, PARTIAL)

@@ -41,6 +41,7 @@ from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.common import waiters
 from conformance_tests.scenario import base
+from conformance_tests.services.compute.v2 import instance_actions
 from conformance_tests.services.reservation import leases
 from conformance_tests.services.reservation.v1 import enrolment
 
@@ -344,8 +345,8 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         def finished():
             action = self.os_admin.servers_client.show_instance_action(
                 server_id, matching[0]['request_id'])['instanceAction']
-            found['event'] = leases.compute_event(action.get('events'),
-                                                  event_name)
+            found['event'] = instance_actions.event(action.get('events'),
+                                                    event_name)
             return ((found['event'] or {}).get('finish_time') is not None
                     or hopeless(found['event']))
 

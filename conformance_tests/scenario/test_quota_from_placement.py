@@ -529,6 +529,7 @@ class QuotaCellOutageTest(QuotaTestBase):
         in_cell = [self.boot_within_quota(zone=zone) for _ in range(3)]
         for server_id in in_cell:
             self.assertEqual('ACTIVE', self.settle(server_id)['status'])
+            self.wait_until_built(server_id, MICROVERSION)
         flavor = self.flavor(CONF.compute.flavor_ref)
         held = {'instances': 3, 'cores': 3 * flavor['vcpus'],
                 'ram': 3 * flavor['ram']}

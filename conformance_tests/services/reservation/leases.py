@@ -299,19 +299,6 @@ def departure(terminate, host):
     return 'has no finished destroy on %s' % host
 
 
-def compute_event(events, name):
-    """The event ``name`` (compute_terminate_instance, compute_stop_instance
-    ...) of an instance action's ``events`` (GET
-    /servers/{id}/os-instance-actions/{request_id}): the work on the
-    server's host; its finish_time is None while it runs and its result is
-    'Success' or 'Error' once it has finished. None if there is no such
-    event."""
-    for found in events or ():
-        if found.get('event') == name:
-            return found
-    return None
-
-
 def action_start(actions, names):
     """When the first of the server's instance ``actions`` (GET
     /servers/{id}/os-instance-actions) named in ``names`` was asked
