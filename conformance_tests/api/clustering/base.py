@@ -268,15 +268,32 @@ class AffinityPolicyTest(test.BaseTestCase):
         the cluster owner's)."""
         return self.admin_servers if self.has_admin else self.servers
 
-    def node_servers(self, cluster, client=None):
+    def node_servers(self, cluster, rule, client=None):
         """{node id: server record} of the cluster's nodes, read by
-        server_reader."""
+        server_reader after the actions ``rule`` says made them: an action
+        that ended SUCCEEDED is judged by its outcome, so every node must
+        be ACTIVE with a server that is ACTIVE (senlin waits for its
+        server's ACTIVE before it records a node ACTIVE). A refused read is
+        ``rule``'s failed assertion too."""
         client = client or self.clustering
         servers = {}
-        for node in client.list_nodes(cluster['id']):
-            if node.get('physical_id'):
-                servers[node['id']] = self.server_reader.show_server(
-                    node['physical_id'])['server']
+        for node in outcomes.must_succeed(
+                self, '%s (the cluster\'s nodes)' % rule, client.list_nodes,
+                cluster['id']):
+            self.assertTrue(
+                node['status'] == 'ACTIVE' and node.get('physical_id'),
+                '%s: node %s is %s with server %s, not ACTIVE with one '
+                '(status_reason: %s)' % (rule, node['id'], node['status'],
+                                         node.get('physical_id'),
+                                         node.get('status_reason')))
+            server = outcomes.must_succeed(
+                self, '%s (node %s\'s server)' % (rule, node['id']),
+                self.server_reader.show_server, node['physical_id'])['server']
+            self.assertEqual('ACTIVE', server['status'],
+                             '%s: node %s is ACTIVE but its server %s is %s'
+                             % (rule, node['id'], server['id'],
+                                server['status']))
+            servers[node['id']] = server
         return servers
 
     def host_of(self, server):

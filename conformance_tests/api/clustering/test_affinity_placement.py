@@ -120,7 +120,7 @@ class PlacementTestBase(base.AffinityPolicyTest):
             zone or 'nova', host), '%s (availability_zone %s; hypervisors '
             'whose hostname contains drs, in nova\'s order: %s)' % (
                 RULE_DRS, zone or 'not given', order))
-        servers = self.node_servers(cluster, admin)
+        servers = self.node_servers(cluster, RULE_DRS, admin)
         self.assertEqual(2, len(servers), '%s: a scale-out by 2 left the '
                          'cluster the servers %s' % (RULE_DRS, servers))
         for server in servers.values():
@@ -256,7 +256,8 @@ class AffinityPlacementTest(PlacementTestBase):
                                          scale.get('data')))
         self.assert_placement(scale, SCALING_COUNT, group_id,
                               rule=RULE_OTHER_POLICY)
-        self.assertEqual(SCALING_COUNT, len(self.node_servers(cluster)),
+        self.assertEqual(SCALING_COUNT, len(self.node_servers(
+                             cluster, RULE_OTHER_POLICY)),
                          '%s: nodes after the scale-out' % RULE_OTHER_POLICY)
 
     @decorators.idempotent_id('88a46be6-8172-410d-b6ee-048e1770fb23')
@@ -279,7 +280,7 @@ class AffinityPlacementTest(PlacementTestBase):
                                 self.clustering.scale_out, cluster['id'], 1)
             self.assert_succeeded(scale, RULE_MEMBERS)
             self.assert_placement(scale, 1, group_id, zone, RULE_ZONE)
-        servers = self.node_servers(cluster)
+        servers = self.node_servers(cluster, RULE_MEMBERS)
         self.assertEqual(len(hosts), len(servers), RULE_MEMBERS)
         members = self.groups.show_server_group(group_id)['server_group'][
             'members']

@@ -612,6 +612,27 @@ def extra_node_active():
     node.Node.do_create = functools.wraps(original)(make(original))
 
 
+@register('node-server-not-active', SERVICE,
+          targets=(CAP + 'placement-data', CAP + 'members-and-zone'),
+          rule='a scale-out that ends SUCCEEDED leaves its nodes ACTIVE '
+               'with their servers ACTIVE (here senlin stops each server '
+               'it has built and still records its node ACTIVE)')
+def node_server_not_active():
+    from senlin.common import consts
+
+    def make(original):
+        def wait_for_server(self, server, status=consts.VS_ACTIVE, *args,
+                            **kwargs):
+            original(self, server, status, *args, **kwargs)
+            if status == consts.VS_ACTIVE:
+                # Waited for, so the test meets the server SHUTOFF, never
+                # ACTIVE on its way there.
+                self.server_stop(server)
+                original(self, server, consts.VS_SHUTOFF)
+        return wait_for_server
+    _wrap_nova('wait_for_server', make)
+
+
 @register('drs-zone-no-az', SERVICE,
           targets=(CAP + 'drs-zone',),
           rule='DRS: the zone is "<availability_zone or nova>:<host>"',
