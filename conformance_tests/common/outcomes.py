@@ -106,6 +106,23 @@ def must_succeed(test, rule, call, *args, **kwargs):
             rule, describe(call, args, kwargs), answer(e)))
 
 
+def found_or_none(test, rule, call, *args, **kwargs):
+    """Read what may be gone: None for a 404, else the result. Any other
+    refusal (a 5xx, a 403) is ``test``'s failed assertion naming ``rule``,
+    as must_succeed's: a read the rule depends on never escapes as an
+    error."""
+    try:
+        return call(*args, **kwargs)
+    except _NOT_A_REFUSAL:
+        raise
+    except lib_exc.NotFound:
+        return None
+    except lib_exc.RestClientException as e:
+        test.fail('%s: %s must answer (the resource or 404); the cloud '
+                  'refused it (%s)' % (rule, describe(call, args, kwargs),
+                                       answer(e)))
+
+
 def must_be_refused(test, rule, status, call, *args, **kwargs):
     """Call; it must be refused with ``status``. Returns the refusal (a
     Tempest client error). An acceptance, or another status, is

@@ -35,7 +35,6 @@ from tempest import config
 from tempest.lib.common.utils import data_utils
 from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
-from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import outcomes
 from conformance_tests.common import skips
@@ -197,18 +196,20 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
             'message', ''), '%s: server %s failed for another reason: %s' % (
                 rule, server_id, server.get('fault')))
 
-    def unmanaged_hosts(self):
+    def unmanaged_hosts(self, rule):
         """Up, enabled compute service hosts blazar does not manage."""
-        managed = leases.managed_hosts(self.hosts.list_hosts()['hosts'])
-        services = self.os_admin.services_client.list_services(
+        managed = leases.managed_hosts(outcomes.must_succeed(
+            self, rule, self.hosts.list_hosts)['hosts'])
+        services = outcomes.must_succeed(
+            self, rule, self.os_admin.services_client.list_services,
             binary='nova-compute')['services']
         return sorted(s['host'] for s in services
                       if s['host'] not in managed | set(self.pool_hosts)
                       and s['state'] == 'up' and s['status'] == 'enabled')
 
-    def freepool_hosts(self):
+    def freepool_hosts(self, rule):
         hosts = leases.aggregate_hosts(
-            self.aggregates.list_aggregates()['aggregates'],
+            self.aggregates_now(rule),
             CONF.conformance.blazar_freepool)
         if hosts is None:
             self.fail('no aggregate %s: blazar\'s freepool is missing' % (
@@ -249,16 +250,20 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                 self, '%s (ending lease %s)' % (rule, lease_id),
                 self.leases.delete_lease, lease_id)
         self.wait_for('lease %s to be gone' % lease_id,
-                      lambda: waiters.gone(self.leases.show_lease, lease_id))
+                      lambda: outcomes.must_succeed(
+                          self, '%s (lease %s goes)' % (
+                              rule or 'cleanup', lease_id),
+                          waiters.gone, self.leases.show_lease, lease_id))
 
-    def wait_lease_stable(self, lease_id):
+    def wait_lease_stable(self, lease_id, rule):
         """Wait until the lease left its transitional states (STARTING...);
         return it with the seconds this took."""
         started = time.monotonic()
         found = {}
 
         def stable():
-            found['lease'] = self.leases.show_lease(lease_id)['lease']
+            found['lease'] = outcomes.must_succeed(
+                self, rule, self.leases.show_lease, lease_id)['lease']
             return found['lease']['status'] in (
                 leases.ACTIVE, leases.ERROR, leases.TERMINATED)
 
@@ -269,16 +274,18 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                  found['lease']['status'], took)
         return found['lease'], took
 
-    def _server_gone(self, server_id):
-        return waiters.gone(self.admin_servers.show_server, server_id)
+    def _server_gone(self, server_id, rule):
+        return outcomes.must_succeed(self, rule, waiters.gone,
+                                     self.admin_servers.show_server, server_id)
 
-    def termination_state(self, server_id):
+    def termination_state(self, server_id, rule):
         """'gone', 'deleting' (nova has the delete) or the status and
         task state of a server nobody asked to delete."""
-        try:
-            server = self.admin_servers.show_server(server_id)['server']
-        except lib_exc.NotFound:
+        server = outcomes.found_or_none(
+            self, rule, self.admin_servers.show_server, server_id)
+        if server is None:
             return 'gone'
+        server = server['server']
         task = server.get('OS-EXT-STS:task_state')
         if server['status'] == 'DELETED' or task == 'deleting':
             return 'deleting'
@@ -288,7 +295,7 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         """The server still runs on ``host`` and nobody asked nova to
         delete it (a delete in progress is seen at once, whatever the
         hypervisor's destroy takes)."""
-        state = self.termination_state(server_id)
+        state = self.termination_state(server_id, rule)
         self.assertEqual('ACTIVE (task state None)', state,
                          '%s: server %s on %s is %s' % (
                              rule, server_id, host, state))
@@ -313,7 +320,7 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                                MICROVERSION)['instanceActions'],
             key=lambda a: a['start_time'])
 
-    def terminate_event(self, server_id, actions):
+    def terminate_event(self, server_id, actions, rule):
         """The delete action's compute_terminate_instance event, the
         server's destroy on its host (leases.left_host_at says when it
         left: a failed destroy never did); None if there is no delete, or
@@ -326,12 +333,12 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         An event still missing once the server is gone never comes (nova
         deleted the server without its compute)."""
         return self.finished_event(
-            server_id, actions, 'delete', 'compute_terminate_instance',
+            server_id, actions, 'delete', 'compute_terminate_instance', rule,
             hopeless=lambda event: (event is None and
-                                    self._server_gone(server_id)))
+                                    self._server_gone(server_id, rule)))
 
     def finished_event(self, server_id, actions, action_name, event_name,
-                       hopeless=lambda event: False):
+                       rule, hopeless=lambda event: False):
         """The event ``event_name`` of the server's first ``action_name``
         action, read until its finish_time is written (bounded, [compute]
         build_timeout: nova writes an event's finish after the state it
@@ -343,7 +350,8 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         found = {}
 
         def finished():
-            action = self.os_admin.servers_client.show_instance_action(
+            action = outcomes.must_succeed(
+                self, rule, self.os_admin.servers_client.show_instance_action,
                 server_id, matching[0]['request_id'])['instanceAction']
             found['event'] = instance_actions.event(action.get('events'),
                                                     event_name)
@@ -358,7 +366,7 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         before the delete was asked: a stop that failed, or that the
         delete overtook, shut nothing down softly."""
         event = self.finished_event(server_id, actions, 'stop',
-                                    'compute_stop_instance')
+                                    'compute_stop_instance', rule)
         self.assertIsNotNone(
             event, '%s: the stop of %s never reached its host (no '
             'compute_stop_instance event)' % (rule, server_id))
@@ -380,8 +388,9 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
                 rule, server_id, leases.clock(finished),
                 leases.clock(deleted)))
 
-    def aggregates_now(self):
-        return self.aggregates.list_aggregates()['aggregates']
+    def aggregates_now(self, rule):
+        return outcomes.must_succeed(
+            self, rule, self.aggregates.list_aggregates)['aggregates']
 
     def assert_started(self, lease, host, evicted, rule):
         """The host lease is ACTIVE; if not, fail with what the APIs show
@@ -394,11 +403,11 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         if any(a['action'] == 'delete' for a in actions):
             # Its destroy may still be under way: when it ends is evidence.
             test_utils.call_until_true(
-                lambda: self._server_gone(evicted),
+                lambda: self._server_gone(evicted, rule),
                 CONF.compute.build_timeout, CONF.conformance.poll_interval)
-        terminate = self.terminate_event(evicted, actions) or {}
+        terminate = self.terminate_event(evicted, actions, rule) or {}
         evidence = leases.start_error_evidence(
-            lease, host, self.aggregates_now(),
+            lease, host, self.aggregates_now(rule),
             CONF.conformance.blazar_freepool, evicted, actions,
             leases.left_host_at(terminate), terminate.get('result'))
         self.fail('%s: lease %s is %s, not ACTIVE: %s' % (
@@ -409,13 +418,13 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         ``evicted`` (it is gone or being deleted); if not, fail with what
         the APIs show of the server and the host's aggregates."""
         self.assert_active(lease, rule)
-        state = self.termination_state(evicted)
+        state = self.termination_state(evicted, rule)
         if state not in ('gone', 'deleting'):
             self.fail('%s: with instance lease %s ACTIVE, preemptible %s '
                       'still runs on %s: %s; %s' % (
                           rule, lease['id'], evicted, host, state,
                           leases.instance_start_evidence(
-                              lease, host, self.aggregates_now(),
+                              lease, host, self.aggregates_now(rule),
                               CONF.conformance.blazar_freepool, evicted,
                               self.instance_actions(evicted))))
 
@@ -423,8 +432,8 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
         """Terminated *before* the lease is active: the gone server left
         the host (its destroy ended, and succeeded) before blazar finished
         the lease's start_lease event."""
-        terminate = self.terminate_event(evicted,
-                                         self.instance_actions(evicted))
+        terminate = self.terminate_event(
+            evicted, self.instance_actions(evicted), rule)
         left = leases.left_host_at(terminate)
         start = leases.event(lease, 'start_lease') or {}
         done = leases.moment(start.get('updated_at'))
@@ -438,7 +447,7 @@ class PreemptibleTest(enrolment.PreemptibleHostsMixin,
     def assert_terminated(self, server_id, host, lease, rule):
         """Nova was asked to delete ``server_id`` (it is gone or being
         deleted) by the time ``lease`` is what it is."""
-        state = self.termination_state(server_id)
+        state = self.termination_state(server_id, rule)
         self.assertIn(state, ('gone', 'deleting'),
                       '%s: with lease %s %s, preemptible %s still runs on '
                       '%s: %s (instance actions: %s)' % (
@@ -456,7 +465,7 @@ class PreemptibleSchedulingTest(PreemptibleTest):
     def test_preemptible_only_on_freepool_hosts(self):
         rule = ('spec: preemptible instances start on freepool hosts and '
                 'only there, never on hosts blazar does not manage')
-        unmanaged = self.unmanaged_hosts()
+        unmanaged = self.unmanaged_hosts(rule)
         self.assertTrue(unmanaged, 'no unmanaged compute host to check')
         refused = self.boot_on(unmanaged[0], self.preemptible_flavor, rule)
         allowed = self.boot_on(self.pool_hosts[0], self.preemptible_flavor,
@@ -494,11 +503,12 @@ class PreemptibleSchedulingTest(PreemptibleTest):
 
 class PreemptibleQuotaTest(PreemptibleTest):
 
-    def usage(self):
+    def usage(self, rule):
         """The project's instances, cores and RAM in use (GET /limits, as
         its user)."""
-        absolute = self.os_primary.limits_client.show_limits()[
-            'limits']['absolute']
+        absolute = outcomes.must_succeed(
+            self, rule, self.os_primary.limits_client.show_limits)[
+                'limits']['absolute']
         return {what: absolute['total%sUsed' % what]
                 for what in ('Instances', 'Cores', 'RAM')}
 
@@ -543,13 +553,14 @@ class PreemptibleQuotaTest(PreemptibleTest):
                 'test\'s own, as Tempest\'s dynamic credentials make (a '
                 'pre-provisioned project\'s quota is not the test\'s to '
                 'change)'))
-        before = self.usage()
-        flavor = self.flavors.show_flavor(self.preemptible_flavor)['flavor']
+        before = self.usage(rule)
+        flavor = outcomes.must_succeed(self, rule, self.flavors.show_flavor,
+                                       self.preemptible_flavor)['flavor']
         self.addCleanup(quotas.delete_quota_set, project)
         self.set_quota(rule, project, instances=before['Instances'] + 1)
         preemptible = self.boot_accepted(rule, flavor=self.preemptible_flavor)
         self.assertEqual('ACTIVE', self.host_of(preemptible)[0])
-        used = self.usage()
+        used = self.usage(rule)
         self.assertEqual(
             {'Instances': before['Instances'] + 1,
              'Cores': before['Cores'] + flavor['vcpus'],
@@ -570,9 +581,10 @@ class PreemptibleQuotaTest(PreemptibleTest):
             rule, preemptible), self.delete_server, preemptible)
         self.assert_regular_boots(rule, 'quota')
 
-    def compute_service_id(self):
-        (service,) = self.os_admin.identity_services_v3_client.list_services(
-            type='compute')['services']
+    def compute_service_id(self, rule):
+        services = self.os_admin.identity_services_v3_client
+        (service,) = outcomes.must_succeed(
+            self, rule, services.list_services, type='compute')['services']
         return service['id']
 
     def set_disk_limit(self, rule, project, gigabytes):
@@ -583,7 +595,7 @@ class PreemptibleQuotaTest(PreemptibleTest):
             self, '%s (an admin sets the project\'s class:DISK_GB limit to '
             '%d)' % (rule, gigabytes), limits.create_limit,
             CONF.compute.region or CONF.identity.region,
-            self.compute_service_id(), project, DISK_LIMIT, gigabytes)
+            self.compute_service_id(rule), project, DISK_LIMIT, gigabytes)
         (limit,) = made['limits']
         self.addCleanup(delete_limit, limits, limit['id'])
 
@@ -606,8 +618,8 @@ class PreemptibleQuotaTest(PreemptibleTest):
         def disk_in_use():
             # Placement's count is the one nova checks a limit against.
             return self.placement.usages(project).get('DISK_GB', 0)
-        disk = self.flavors.show_flavor(self.preemptible_flavor)['flavor'][
-            'disk']
+        disk = outcomes.must_succeed(self, rule, self.flavors.show_flavor,
+                                     self.preemptible_flavor)['flavor']['disk']
         before = disk_in_use()
         self.set_disk_limit(rule, project, before + disk)
         preemptible = self.boot_accepted(rule, flavor=self.preemptible_flavor)
@@ -655,12 +667,12 @@ class PreemptibleLeaseTest(PreemptibleTest):
         bystander = self.boot_on(other, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', other), self.host_of(bystander))
         lease = self.lease_host(host, rule)
-        lease, took = self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'], rule)
         self.assert_active(lease, rule)
         untouched = ('spec: preemptibles on freepool hosts the lease does '
                      'not allocate are untouched')
         self.assert_untouched(bystander, other, untouched)
-        self.assertNotIn(host, self.freepool_hosts(),
+        self.assertNotIn(host, self.freepool_hosts(rule),
                          '%s: %s still in the freepool' % (rule, host))
         refused = self.boot_on(host, self.preemptible_flavor, rule)
         reserved = self.boot_accepted(
@@ -675,7 +687,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                               % (rule, reserved), self.delete_server,
                               reserved)
         self.end_lease(lease['id'], rule)
-        self.assertIn(host, self.freepool_hosts(),
+        self.assertIn(host, self.freepool_hosts(rule),
                       '%s: %s not back in the freepool' % (rule, host))
         again = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(again),
@@ -694,11 +706,11 @@ class PreemptibleLeaseTest(PreemptibleTest):
         for server_id, where in ((evicted, host), (kept, other)):
             self.assertEqual(('ACTIVE', where), self.host_of(server_id))
         lease = self.lease_host(host, rule)
-        lease, took = self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'], rule)
         self.assert_started(lease, host, evicted, rule)
         self.assert_terminated(evicted, host, lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
-                      lambda: self._server_gone(evicted))
+                      lambda: self._server_gone(evicted, rule))
         self.assert_left_before_start(evicted, host, lease, rule)
         untouched = ('spec: preemptibles on other freepool hosts are '
                      'untouched')
@@ -710,17 +722,18 @@ class PreemptibleLeaseTest(PreemptibleTest):
                          'spec: the reservation owner\'s boot lands on the '
                          'freed host')
 
-    def server_outcome(self, server_id):
+    def server_outcome(self, server_id, rule):
         """Wait until the server is gone, ERROR or ACTIVE; return
         (status or 'gone', host, launched_at)."""
         found = {}
 
         def settled():
-            try:
-                server = self.admin_servers.show_server(server_id)['server']
-            except lib_exc.NotFound:
+            server = outcomes.found_or_none(
+                self, rule, self.admin_servers.show_server, server_id)
+            if server is None:
                 found['o'] = ('gone', None, None)
                 return True
+            server = server['server']
             found['o'] = (server['status'],
                           server.get('OS-EXT-SRV-ATTR:host'),
                           server.get('OS-SRV-USG:launched_at'))
@@ -753,14 +766,17 @@ class PreemptibleLeaseTest(PreemptibleTest):
                                            rule))
             else:
                 time.sleep(CONF.conformance.poll_interval)
-            status = self.leases.show_lease(lease_id)['lease']['status']
+            status = outcomes.must_succeed(
+                self, rule, self.leases.show_lease, lease_id)['lease'][
+                    'status']
         return racers
 
-    def creation_action(self, server_id):
+    def creation_action(self, server_id, rule):
         """The server's create instance action, with its events."""
         (create,) = [a for a in self.instance_actions(server_id)
                      if a['action'] == 'create']
-        return self.os_admin.servers_client.show_instance_action(
+        return outcomes.must_succeed(
+            self, rule, self.os_admin.servers_client.show_instance_action,
             server_id, create['request_id'])['instanceAction']
 
     @decorators.attr(type=['disruptive'])
@@ -801,15 +817,15 @@ class PreemptibleLeaseTest(PreemptibleTest):
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
         lease = self.lease_host(host, rule, reservation)
         racers = self.race(host, evicted, lease['id'], rule)
-        lease, took = self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'], rule)
         started(lease, host, evicted)
         asked = leases.termination_request(self.instance_actions(evicted))
         start = leases.event(lease, 'start_lease') or {}
         finished = leases.moment(start.get('updated_at'))
         seen = []
         for server_id in racers:
-            status, on, launched = self.server_outcome(server_id)
-            create = self.creation_action(server_id)
+            status, on, launched = self.server_outcome(server_id, rule)
+            create = self.creation_action(server_id, rule)
             seen.append((server_id, leases.moment(create['start_time']),
                          leases.placed_on(create.get('events'), host),
                          status, on))
@@ -883,10 +899,10 @@ class PreemptibleLeaseTest(PreemptibleTest):
         for server_id, where in ((evicted, host), (kept, other)):
             self.assertEqual(('ACTIVE', where), self.host_of(server_id))
         lease = self.lease_host(host, rule, leases.instance_reservation)
-        lease, took = self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'], rule)
         self.assert_instance_evicted(lease, host, evicted, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
-                      lambda: self._server_gone(evicted))
+                      lambda: self._server_gone(evicted, rule))
         # Terminated *before* the lease is active, as for a host lease: a
         # preemptible still being deleted when the lease went ACTIVE was
         # not terminated before it.
@@ -911,7 +927,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                 'survives the lease start')
         host = self.pool_hosts[0]
         first = self.lease_host(host, rule, leases.instance_reservation)
-        first, took = self.wait_lease_stable(first['id'])
+        first, took = self.wait_lease_stable(first['id'], rule)
         self.assert_active(first, rule)
         kept = self.boot_accepted(
             OWNER_BOOT, flavor=leases.reservation_id(first))
@@ -919,7 +935,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                          '%s (first instance lease %s)' % (
                              OWNER_BOOT, first['id']))
         second = self.lease_host(host, rule, leases.instance_reservation)
-        second, took = self.wait_lease_stable(second['id'])
+        second, took = self.wait_lease_stable(second['id'], rule)
         self.assert_active(second, rule)
         # The control: the second reservation holds the same host (its
         # owner's boot lands there), so its start was the one to judge.
@@ -942,7 +958,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                 'instance reservation refuses new preemptibles')
         host, other = self.pool_hosts[:2]
         lease = self.lease_host(host, rule, leases.instance_reservation)
-        lease, took = self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'], rule)
         self.assert_active(lease, rule)
         refused = self.boot_on(host, self.preemptible_flavor, rule)
         control = self.boot_on(other, self.preemptible_flavor, rule)
@@ -960,7 +976,7 @@ class PreemptibleLeaseTest(PreemptibleTest):
                           rule, refused, host,
                           server.get('OS-EXT-SRV-ATTR:host'), lease['id'],
                           leases.instance_host_evidence(
-                              lease, host, self.aggregates_now(),
+                              lease, host, self.aggregates_now(rule),
                               CONF.conformance.blazar_freepool)))
         self.assert_refused(refused, rule + ' (asked for %s, allocated to '
                             'instance lease %s)' % (host, lease['id']))
@@ -975,10 +991,10 @@ class PreemptibleLeaseTest(PreemptibleTest):
         evicted = self.boot_on(host, self.preemptible_flavor, rule)
         self.assertEqual(('ACTIVE', host), self.host_of(evicted))
         lease = self.lease_host(host, rule)
-        lease, took = self.wait_lease_stable(lease['id'])
+        lease, took = self.wait_lease_stable(lease['id'], rule)
         self.assert_terminated(evicted, host, lease, rule)
         self.wait_for('preemptible %s to be gone' % evicted,
-                      lambda: self._server_gone(evicted))
+                      lambda: self._server_gone(evicted, rule))
         actions = self.instance_actions(evicted)
         names = [a['action'] for a in actions]
         self.assertIn('stop', names,
@@ -1079,7 +1095,7 @@ class PreemptibleFreepoolFullTest(PreemptibleTest):
                 'only there, never on hosts blazar does not manage: with '
                 'the freepool full a preemptible fails to schedule although '
                 'unmanaged hosts have room')
-        free = self.freepool_hosts()
+        free = self.freepool_hosts(rule)
         foreign = sorted(free - set(self.pool_hosts))
         if foreign:
             # Filling them would touch hosts the suite was not given.

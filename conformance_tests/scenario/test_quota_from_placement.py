@@ -116,7 +116,9 @@ class QuotaTestBase(base.ComputeScenarioTest):
         """A flavor as the project's user sees it (shown once per test)."""
         cache = self.__dict__.setdefault('_flavors', {})
         if flavor_id not in cache:
-            cache[flavor_id] = self.flavors.show_flavor(flavor_id)['flavor']
+            cache[flavor_id] = outcomes.must_succeed(
+                self, 'nova shows the flavor whose vcpus and ram a quota '
+                'rule counts', self.flavors.show_flavor, flavor_id)['flavor']
         return cache[flavor_id]
 
     def limits_used(self):

@@ -267,8 +267,9 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
             group = self._create_group('anti-affinity')
             name = self.name('multi')
             self._boot(group, name=name, min_count=count, max_count=count)
-            found = self.servers.list_servers(
-                detail=True, name='^%s' % name)['servers']
+            found = outcomes.must_succeed(
+                self, rule, self.servers.list_servers, detail=True,
+                name='^%s' % name)['servers']
             for server in found:
                 self.remove_server_later(server['id'])
             self.assertEqual(count, len(found), '%s: one request for %d '

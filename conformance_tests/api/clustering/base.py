@@ -148,11 +148,11 @@ class AffinityPolicyTest(test.BaseTestCase):
             client.create_cluster, self.name('cluster'), profile['id'],
             desired_capacity=size)
         self.addCleanup(self._delete_cluster, client, cluster['id'])
-        done = client.wait_for_action(action, 'CLUSTER_CREATE')
-        self.assertEqual('SUCCEEDED', done['status'],
-                         'creating a cluster of %d: %s' % (
-                             size, done.get('status_reason')))
-        return client.show_cluster(cluster['id'])
+        rule = 'senlin makes a cluster of %d nodes' % size
+        self.assert_succeeded(self.act(action, 'CLUSTER_CREATE', client),
+                              rule)
+        return outcomes.must_succeed(self, rule, client.show_cluster,
+                                     cluster['id'])
 
     def _delete_cluster(self, client, cluster_id):
         try:
@@ -192,10 +192,14 @@ class AffinityPolicyTest(test.BaseTestCase):
         senlin left stuck is returned as it stands (WAITING), its
         status_reason saying why, for the rule's assertion to judge: the
         action did not end as the rule says, and its cluster's cleanup
-        force-cancels it."""
+        force-cancels it. A refused read of the action is a failed
+        assertion: the rule is about how the action ends."""
         try:
-            return (client or self.clustering).wait_for_action(action_id,
-                                                               what)
+            return outcomes.must_succeed(
+                self, 'senlin reports how the %s action %s ends' % (
+                    what, action_id),
+                (client or self.clustering).wait_for_action, action_id,
+                what)
         except clustering_client.ActionStuck as e:
             return dict(e.action, status_reason='stuck: %s' % e.detail)
 
@@ -210,7 +214,7 @@ class AffinityPolicyTest(test.BaseTestCase):
         client = client or self.clustering
         action = self.try_attach(cluster, policy, client)
         self.assert_succeeded(action, rule)
-        return self.binding_data(cluster, policy, client)
+        return self.binding_data(cluster, policy, client, rule)
 
     def try_attach(self, cluster, policy, client=None):
         """Ask for the attach and return its action, whatever its end.
@@ -253,13 +257,20 @@ class AffinityPolicyTest(test.BaseTestCase):
                              cluster['id'], policy['id'], client=client)
         self.assert_succeeded(action, rule)
 
-    def binding_data(self, cluster, policy, client=None):
-        """The affinity policy's binding data for the cluster."""
-        return affinity_data((client or self.clustering).show_binding(
+    def binding_data(self, cluster, policy, client=None,
+                     rule='senlin shows the binding of an attached policy'):
+        """The affinity policy's binding data for the cluster; a refused
+        read is ``rule``'s failed assertion."""
+        return affinity_data(outcomes.must_succeed(
+            self, rule, (client or self.clustering).show_binding,
             cluster['id'], policy['id']))
 
-    def group_exists(self, group_id):
-        return not waiters.gone(self.groups.show_server_group, group_id)
+    def group_exists(self, group_id, rule):
+        """Whether nova still has the group; an answer other than the
+        group or 404 is ``rule``'s failed assertion."""
+        return not outcomes.must_succeed(
+            self, rule, waiters.gone, self.groups.show_server_group,
+            group_id)
 
     @property
     def server_reader(self):

@@ -23,6 +23,7 @@ from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
 from conformance_tests.common import cli
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 
 CONF = base.CONF
@@ -95,14 +96,16 @@ class AffinityCLITest(base.AffinityPolicyTest):
         self.assertIsNotNone(group_id, '%s: binding %s' % (RULE, binding))
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         self.groups.delete_server_group, group_id)
-        group = self.groups.show_server_group(group_id)['server_group']
+        group = outcomes.must_succeed(
+            self, RULE, self.groups.show_server_group,
+            group_id)['server_group']
         self.assertEqual(['affinity'], group['policies'], '%s: group %s' % (
             RULE, group))
 
         self.cli.run('cluster', 'policy', 'detach', '--policy',
                      policy['id'], cluster['id'])
         self.wait_for(cluster, 'CLUSTER_DETACH_POLICY')
-        self.assertFalse(self.group_exists(group_id), '%s: group %s is '
+        self.assertFalse(self.group_exists(group_id, RULE), '%s: group %s is '
                          'still there after `openstack cluster policy '
                          'detach`' % (RULE, group_id))
 
@@ -125,8 +128,9 @@ class AffinityCLITest(base.AffinityPolicyTest):
         created = runner.run('cluster', 'policy', 'create', '--spec-file',
                              spec_file, name, '-f', 'json', check=False)
         # What the cloud made, whatever the client said: senlin's API.
-        made = [p['id'] for p in self.clustering.list_policies()
-                if p['name'] == name]
+        made = [p['id'] for p in outcomes.must_succeed(
+            self, RULE_CLIENT, self.clustering.list_policies)
+            if p['name'] == name]
         failures = []
         problem = self.printed_policy_problem(created, spec, name)
         if problem:
@@ -191,8 +195,8 @@ class AffinityCLITest(base.AffinityPolicyTest):
                 RULE, shown.shown, shown.returncode, last))
 
     def policy_exists(self, policy_id):
-        return any(p['id'] == policy_id
-                   for p in self.clustering.list_policies())
+        return any(p['id'] == policy_id for p in outcomes.must_succeed(
+            self, RULE, self.clustering.list_policies))
 
     def assert_created(self, result):
         """Exit 0, or python-senlinclient 3.1's own defect under osc-lib
@@ -220,8 +224,9 @@ class AffinityCLITest(base.AffinityPolicyTest):
 
     def wait_for(self, cluster, kind):
         """attach and detach return once the action is queued."""
-        actions = [a for a in self.clustering.list_actions(cluster['id'])
-                   if a['action'] == kind]
+        actions = [a for a in outcomes.must_succeed(
+            self, RULE, self.clustering.list_actions, cluster['id'])
+            if a['action'] == kind]
         self.assertTrue(actions, '%s: no %s action on cluster %s' % (
             RULE, kind, cluster['id']))
         for action in actions:

@@ -5,6 +5,7 @@ from tempest.lib.common.utils import test_utils
 from tempest.lib import decorators
 
 from conformance_tests.api.clustering import base
+from conformance_tests.common import outcomes
 
 RULE_INHERIT = ('S1: a profile whose scheduler_hints name an existing group '
                 'with matching policies: attach records servergroup_id of '
@@ -38,7 +39,7 @@ class AffinityGroupTest(base.AffinityPolicyTest):
         self.assertIs(True, data.get('inherited_group'),
                       '%s: binding data %s' % (RULE_INHERIT, data))
         self.detach(cluster, policy, RULE_INHERIT)
-        self.assertTrue(self.group_exists(group['id']),
+        self.assertTrue(self.group_exists(group['id'], RULE_INHERIT),
                         '%s: detaching deleted the inherited group %s' % (
                             RULE_INHERIT, group['id']))
 
@@ -117,8 +118,9 @@ class AffinityGroupTest(base.AffinityPolicyTest):
         # of the name the profile gives now exists.
         data = self.binding_data(cluster, policy)
         bound = data.get('servergroup_id')
-        bound_name = bound and self.groups.show_server_group(bound)[
-            'server_group']['name']
+        bound_name = bound and outcomes.must_succeed(
+            self, RULE_MISSING, self.groups.show_server_group, bound)[
+                'server_group']['name']
         self.fail(
             '%s: attaching with a profile naming the missing group %s '
             'ended %s; %d group(s) of that name exist; the binding holds '
@@ -140,19 +142,22 @@ class AffinityGroupTest(base.AffinityPolicyTest):
                       '%s: binding data %s' % (RULE_CREATE, data))
         self.assertIsNotNone(group_id, '%s: binding data %s' % (
             RULE_CREATE, data))
-        group = self.groups.show_server_group(group_id)['server_group']
+        group = outcomes.must_succeed(
+            self, RULE_CREATE, self.groups.show_server_group,
+            group_id)['server_group']
         self.addCleanup(self._forget_group, group_id)
         self.assertEqual(['affinity'], group['policies'],
                          '%s: group %s' % (RULE_CREATE, group))
         self.assertEqual(name, group['name'], '%s: the group is named by '
                          'the policy\'s servergroup.name %s' % (
                              RULE_CREATE, name))
-        version = base.affinity_version(self.clustering.show_binding(
-            cluster['id'], policy['id']))
+        version = base.affinity_version(outcomes.must_succeed(
+            self, RULE_CREATE, self.clustering.show_binding, cluster['id'],
+            policy['id']))
         self.assertEqual('1.0', str(version), '%s: the binding data carries '
                          "'version': 1.0" % RULE_CREATE)
         self.detach(cluster, policy, RULE_CREATE)
-        self.assertFalse(self.group_exists(group_id),
+        self.assertFalse(self.group_exists(group_id, RULE_CREATE),
                          '%s: group %s is still there after detach' % (
                              RULE_CREATE, group_id))
 
@@ -173,18 +178,23 @@ class AffinityGroupTest(base.AffinityPolicyTest):
         self.assertIs(False, data.get('inherited_group'),
                       '%s: profile scheduler_hints %s; binding data %s' % (
                           RULE_CREATE_HINTED, hints, data))
-        group = self.groups.show_server_group(group_id)['server_group']
+        group = outcomes.must_succeed(
+            self, RULE_CREATE_HINTED, self.groups.show_server_group,
+            group_id)['server_group']
         self.assertEqual(['soft-affinity'], group['policies'],
                          '%s: group %s' % (RULE_CREATE_HINTED, group))
         self.detach(cluster, policy, RULE_CREATE_HINTED)
-        self.assertFalse(self.group_exists(group_id),
+        self.assertFalse(self.group_exists(group_id, RULE_CREATE_HINTED),
                          '%s: profile scheduler_hints %s; group %s is still '
                          'there after detach' % (RULE_CREATE_HINTED, hints,
                                                  group_id))
 
     def groups_named(self, name):
-        return [g['id'] for g in self.groups.list_server_groups()[
-            'server_groups'] if g['name'] == name]
+        # Only RULE_MISSING asks which groups bear a name (and its
+        # cleanup, where a refusal fails the test just the same).
+        return [g['id'] for g in outcomes.must_succeed(
+            self, RULE_MISSING, self.groups.list_server_groups)[
+                'server_groups'] if g['name'] == name]
 
     def _delete_groups_named(self, name):
         for group_id in self.groups_named(name):

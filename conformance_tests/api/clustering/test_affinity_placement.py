@@ -140,7 +140,9 @@ class PlacementTestBase(base.AffinityPolicyTest):
         senlin_drs_hypervisor must name one of them."""
         named = CONF.conformance.senlin_drs_hypervisor
         drs = [(hv['hypervisor_hostname'], hv['service']['host'])
-               for hv in self.os_admin.hypervisor_client.list_hypervisors(
+               for hv in outcomes.must_succeed(
+                   self, RULE_DRS,
+                   self.os_admin.hypervisor_client.list_hypervisors,
                    detail=True)['hypervisors']
                if 'drs' in hv['hypervisor_hostname'].lower()]
         if named not in dict(drs):
@@ -223,7 +225,9 @@ class AffinityPlacementTest(PlacementTestBase):
                             self.clustering.scale_out, cluster['id'], 1)
         self.assert_succeeded(scale, RULE_COUNT)
         self.assert_placement(scale, 1, group_id, rule=RULE_COUNT)
-        nodes = self.clustering.list_nodes(cluster['id'])
+        nodes = outcomes.must_succeed(self, RULE_COUNT,
+                                      self.clustering.list_nodes,
+                                      cluster['id'])
         self.assertEqual(1, len(nodes), '%s: after the refusals and a '
                          'scale-out by 1 the cluster has the nodes %s' % (
                              RULE_COUNT, [n['id'] for n in nodes]))
@@ -282,8 +286,9 @@ class AffinityPlacementTest(PlacementTestBase):
             self.assert_placement(scale, 1, group_id, zone, RULE_ZONE)
         servers = self.node_servers(cluster, RULE_MEMBERS)
         self.assertEqual(len(hosts), len(servers), RULE_MEMBERS)
-        members = self.groups.show_server_group(group_id)['server_group'][
-            'members']
+        members = outcomes.must_succeed(
+            self, RULE_MEMBERS, self.groups.show_server_group,
+            group_id)['server_group']['members']
         placed = {}
         for server in servers.values():
             self.assertIn(server['id'], members, '%s: server %s is not in '
@@ -308,8 +313,9 @@ class AffinityPlacementTest(PlacementTestBase):
         # its NODE_CREATE failed (the child deletes its dependency rows
         # and commits before it marks the parent FAILED; a parent polling
         # in between finds no dependants left).
-        added = [node for node in self.clustering.list_nodes(cluster['id'])
-                 if node['id'] not in servers]
+        added = [node for node in outcomes.must_succeed(
+            self, RULE_MEMBERS, self.clustering.list_nodes, cluster['id'])
+            if node['id'] not in servers]
         if [node['status'] for node in added] != ['ERROR']:
             self.fail('%s: node %d of %d hosts: added nodes (status, host, '
                       'zone) %s, scale-out %s' % (
@@ -322,8 +328,9 @@ class AffinityPlacementTest(PlacementTestBase):
         None) when it has none (a failed node's server is deleted)."""
         server = None
         if node.get('physical_id'):
-            server = test_utils.call_and_ignore_notfound_exc(
-                self.server_reader.show_server, node['physical_id'])
+            server = outcomes.found_or_none(
+                self, RULE_MEMBERS, self.server_reader.show_server,
+                node['physical_id'])
         if not server:
             return node['status'], None, None
         server = server['server']
@@ -343,9 +350,10 @@ class AffinityPlacementTest(PlacementTestBase):
     @skips.admin_only(DRS_NEEDS_ADMIN)
     def test_drs_without_a_drs_hypervisor(self):
         admin = self.admin_clustering
-        names = [hv['hypervisor_hostname'] for hv in
-                 self.os_admin.hypervisor_client.list_hypervisors(
-                     detail=True)['hypervisors']]
+        names = [hv['hypervisor_hostname'] for hv in outcomes.must_succeed(
+            self, RULE_NO_DRS,
+            self.os_admin.hypervisor_client.list_hypervisors,
+            detail=True)['hypervisors']]
         drs = sorted(n for n in names if 'drs' in n.lower())
         # Hostnames with "dr" and no "drs" are not DRS hosts by the seed's
         # words; a cloud that has one shows whether the policy agrees.

@@ -78,7 +78,8 @@ class AffinitySpecTest(base.AffinityPolicyTest):
     @decorators.attr(type=['slow'])
     def test_defaults_accepted(self):
         spec = base.affinity_spec()
-        validated = self.clustering.validate_policy(spec)
+        validated = outcomes.must_succeed(
+            self, RULE_DEFAULTS, self.clustering.validate_policy, spec)
         self.assertEqual(base.AFFINITY_TYPE + '-1.0', validated['type'],
                          RULE_DEFAULTS)
         policy = self.policy(spec)
@@ -91,7 +92,9 @@ class AffinitySpecTest(base.AffinityPolicyTest):
         cluster = self.cluster(self.profile())
         data = self.attach(cluster, policy, RULE_DEFAULT_VALUES)
         group_id = data.get('servergroup_id')
-        group = self.groups.show_server_group(group_id)['server_group']
+        group = outcomes.must_succeed(
+            self, RULE_DEFAULT_VALUES, self.groups.show_server_group,
+            group_id)['server_group']
         self.assertEqual(['anti-affinity'], group['policies'],
                          '%s: spec %s made group %s' % (
                              RULE_DEFAULT_VALUES, spec['properties'], group))
@@ -135,9 +138,10 @@ class AffinitySpecTest(base.AffinityPolicyTest):
 
     @decorators.idempotent_id('731e64a3-39fd-41e5-9fb2-2b12f326af24')
     def test_unknown_zone_refused(self):
-        known = [z['zoneName'] for z in self.os_primary.
-                 availability_zone_client.list_availability_zones()[
-                     'availabilityZoneInfo']
+        zones = self.os_primary.availability_zone_client
+        known = [z['zoneName'] for z in outcomes.must_succeed(
+                 self, 'control for %s' % RULE_REFUSED,
+                 zones.list_availability_zones)['availabilityZoneInfo']
                  if (z.get('zoneState') or {}).get('available')]
         self.assertTrue(known, 'control for %s: nova lists no available '
                         'zone' % RULE_REFUSED)
@@ -192,7 +196,7 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                                                   action['status']))
         # Whatever made the attach fail, the cluster holds the first
         # policy alone.
-        bound = sorted(b['policy_id'] for b in self.clustering.list_bindings(
-            cluster['id']))
+        bound = sorted(b['policy_id'] for b in outcomes.must_succeed(
+            self, RULE_ONE, self.clustering.list_bindings, cluster['id']))
         self.assertEqual([first['id']], bound, '%s: bindings after the '
                          'second attach' % RULE_ONE)

@@ -15,6 +15,7 @@ from tempest import test
 
 from conformance_tests.common import cli
 from conformance_tests.common import microversion
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.services.compute.v2 import server_groups
 
@@ -86,7 +87,8 @@ class ServerGroupCLITest(api_version_utils.BaseMicroversionTest,
                          '%s: list output' % RULE)
 
         # The API agrees with what the client printed.
-        api = self.groups.show_server_group(created['id'])['server_group']
+        api = outcomes.must_succeed(self, RULE, self.groups.show_server_group,
+                                    created['id'])['server_group']
         self.assertEqual('anti-affinity', api['policy'])
 
         self.cli.run('server', 'group', 'delete', created['id'])

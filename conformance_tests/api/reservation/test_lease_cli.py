@@ -19,6 +19,7 @@ from tempest.lib import decorators
 from tempest import test
 
 from conformance_tests.common import cli
+from conformance_tests.common import outcomes
 from conformance_tests.common import skips
 from conformance_tests.scenario import test_preemptible_instances as seed
 from conformance_tests.services.reservation import leases
@@ -86,7 +87,8 @@ class LeaseCLITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
                 hypervisor),
             name)
         self.assertEqual(name, created.get('name'), '%s: create' % RULE)
-        api = self.leases.show_lease(created['id'])['lease']
+        api = outcomes.must_succeed(self, RULE, self.leases.show_lease,
+                                    created['id'])['lease']
         self.assertEqual(
             (name, leases.blazar_date(start)),
             (api['name'], api['start_date'][:16].replace('T', ' ')),

@@ -98,11 +98,12 @@ class LeaseAPITest(enrolment.PreemptibleHostsMixin, test.BaseTestCase):
                          '%s: a lease starting later is PENDING' % rule)
         (res,) = lease['reservations']
         self.assertEqual(leases.HOST_RESOURCE, res['resource_type'])
-        shown = self.leases.show_lease(lease['id'])['lease']
+        shown = outcomes.must_succeed(self, rule, self.leases.show_lease,
+                                      lease['id'])['lease']
         self.assertEqual((lease['id'], lease['start_date']),
                          (shown['id'], shown['start_date']), rule)
-        listed = [item['id'] for item in
-                  self.leases.list_leases()['leases']]
+        listed = [item['id'] for item in outcomes.must_succeed(
+            self, rule, self.leases.list_leases)['leases']]
         self.assertIn(lease['id'], listed, '%s: not listed' % rule)
         # The client checks the 204: another status is refused too.
         outcomes.must_succeed(self, rule, self.leases.delete_lease,

@@ -17,8 +17,8 @@ class Resp(dict):
 
 
 def refuse(status, body):
-    error = {403: lib_exc.Forbidden, 413: lib_exc.OverLimit,
-             500: lib_exc.ServerFault}[status]
+    error = {403: lib_exc.Forbidden, 404: lib_exc.NotFound,
+             413: lib_exc.OverLimit, 500: lib_exc.ServerFault}[status]
     return error(body, resp=Resp(status))
 
 
@@ -73,6 +73,22 @@ class OutcomesTest(testtools.TestCase):
         self.assertRaises(lib_exc.InvalidHTTPResponseBody,
                           outcomes.must_be_refused, self, RULE, 400,
                           servers.create_server)
+
+    def test_a_read_of_what_is_gone_is_none(self):
+        self.assertIsNone(outcomes.found_or_none(
+            self, RULE, Servers(refuse(404, 'gone')).create_server))
+        self.assertEqual({'server': {'id': 's1'}}, outcomes.found_or_none(
+            self, RULE, Servers().create_server))
+
+    def test_a_read_refused_otherwise_is_a_failed_assertion(self):
+        # The control above answers 404; a 5xx of the same read is the
+        # rule's, not an error and not "gone".
+        e = self.assertRaises(
+            self.failureException, outcomes.found_or_none, self, RULE,
+            Servers(refuse(500, 'boom')).create_server)
+        self.assertIn(RULE + ': Servers.create_server() must answer (the '
+                      'resource or 404); the cloud refused it (500: boom)',
+                      str(e))
 
     def test_no_answer_is_not_a_verdict(self):
         # A dropped connection is the run's error, never the rule's.

@@ -77,7 +77,7 @@ class TerminateEventTest(Base):
         scenario.os_admin = types.SimpleNamespace(servers_client=servers)
         scenario.admin_servers = servers
         return leases.left_host_at(scenario.terminate_event(
-            'server-1', actions)), servers.reads
+            'server-1', actions, 'a rule')), servers.reads
 
     def test_waits_until_the_event_has_finished(self):
         # nova answers 404 before it writes the finish time

@@ -13,6 +13,16 @@ A mutating call handed to Tempest's call_and_ignore_notfound_exc counts
 as a call: that helper retries a 500 three times and takes the 404 that
 may follow as success, so it is fit for cleanup only (IGNORING_CLEANUP
 lists where, and why), never for a call a rule needs.
+
+Reads are held the same way (issue 60): a show_* or list_* whose answer
+a rule judges goes through must_succeed (or found_or_none, where a 404
+means "gone"), so a 5xx of the read is the rule's failed assertion, not
+an error; a read that only cleans up or checks the configuration is
+listed with its reason. (The raw compute client is not walked: its get
+is an assertion of a 200 itself, and its call returns every status for
+the test to judge.) So are the lifecycle calls of a senlin action
+(its wait, its release, a policy's validation) and nova's aggregate and
+flavor set-up calls, which no prefix names.
 """
 
 import ast
@@ -30,8 +40,14 @@ MODULE_GLOBS = ('scenario/*.py', 'api/*/*.py')
 MUTATING_PREFIXES = ('create_', 'update_', 'delete_')
 # (The module's own helpers that hand their call to outcomes, such as
 # set_project_quota or boot_within_quota, are checked inside.)
-MUTATING_NAMES = {'boot', 'scale_out', 'resize', 'attach_policy',
-                  'detach_policy'}
+MUTATING_NAMES = {
+    'boot', 'scale_out', 'resize', 'attach_policy', 'detach_policy',
+    # a senlin action's and a policy spec's lifecycle
+    'wait_for_action', 'release_cluster', 'force_cancel_action',
+    'cluster_action', 'validate_policy', 'submit_policy',
+    # nova's aggregates and flavors
+    'add_host', 'remove_host', 'set_flavor_extra_spec'}
+READ_PREFIXES = ('show_', 'list_')
 
 # (module, enclosing function, called name): why no rule governs it.
 _QUOTA = 'scenario/test_quota_from_placement.py'
@@ -88,9 +104,10 @@ ALLOWED = {
         'rule, no answer an error of the run)'),
 }
 
-# Wrappers that call the callable they are given; a mutating callable
-# handed to one is a call of it.
-CALLING_WRAPPERS = {'call_and_ignore_notfound_exc'}
+# Wrappers that call the callable they are given; a governed callable
+# handed to one is a call of it (waiters.gone reads, and takes a 404 as
+# its answer, but lets a 5xx escape).
+CALLING_WRAPPERS = {'call_and_ignore_notfound_exc', 'gone'}
 _CLI_AFFINITY = 'api/clustering/test_affinity_cli.py'
 _LEASE_CLI = 'api/reservation/test_lease_cli.py'
 ALLOWED.update({
@@ -108,10 +125,50 @@ ALLOWED.update({
         'the delete to must_succeed'),
 })
 
-
-def _mutating(name):
-    return bool(name) and (name in MUTATING_NAMES or
-                           name.startswith(MUTATING_PREFIXES))
+# Reads and lifecycle calls no rule judges (issue 60).
+_SPEC = 'api/clustering/test_affinity_spec.py'
+ALLOWED.update({
+    (_CLUSTERING, '_delete_cluster', 'show_cluster'): (
+        'cleanup: is the cluster still there to delete'),
+    (_CLUSTERING, '_detach_if_bound', 'list_bindings'): (
+        'cleanup: is the policy still bound'),
+    (_CLUSTERING, '_detach_if_bound', 'release_cluster'): (
+        'cleanup: ends or force-cancels what holds the cluster\'s lock'),
+    (_CLUSTERING, '_detach_if_bound', 'wait_for_action'): (
+        'cleanup: the detach\'s end, raised with senlin\'s reason'),
+    (_CLI_AFFINITY, '_delete_policies_named', 'list_policies'): (
+        'cleanup: the policies a command that failed may have made'),
+    ('api/clustering/test_affinity_placement.py',
+     'test_drs_zone_with_availability_zone', 'add_host'): (
+        'set-up: the DRS host joins the test\'s aggregate, as its '
+        'create_aggregate above'),
+    (_SPEC, '_accepted', 'submit_policy'): (
+        'returns every answer as (status, body); the control asserts a '
+        '2xx itself'),
+    (_SPEC, '_refused', 'submit_policy'): (
+        'returns every answer as (status, body); the refusal test asserts '
+        'its 4xx and message itself'),
+    (_LEASE_CLI, 'delete_leases_named', 'list_leases'): (
+        'cleanup: the leases a command that failed may have made'),
+    (_LEASES, 'delete_leases_named', 'list_leases'): (
+        'cleanup: the leases a POST without an answer may have made'),
+    (_SCENARIO, 'delete_servers_named', 'list_servers'): (
+        'cleanup: servers a boot without an answer may have made'),
+    (_SCENARIO, 'anti_affinity_zone_size', 'list_availability_zones'): (
+        'configuration check: is [conformance] anti_affinity_zone an '
+        'available zone (InvalidConfiguration says what to set)'),
+    (_PREEMPTIBLE, '_flavor', 'set_flavor_extra_spec'): (
+        'set-up: the preemptible flavor\'s extra spec, on the admin\'s '
+        'flavor made above'),
+    (_PREEMPTIBLE, 'end_leases_named', 'list_leases'): (
+        'cleanup: the leases a POST without an answer may have made'),
+    (_PREEMPTIBLE, 'fill_quota', 'show_limits'): (
+        'set-up: room in the admin\'s own quota for the fillers, or a '
+        'skip saying what it takes'),
+    (_QUOTA, '_second_user', 'list_roles'): (
+        'set-up: the member role user B is given; keystone is no '
+        'seed-001 rule'),
+})
 
 
 def _name(node):
@@ -119,8 +176,18 @@ def _name(node):
             node.id if isinstance(node, ast.Name) else None)
 
 
+def _governed(callee):
+    """The name of a callable expression whose call a rule may govern, or
+    None."""
+    name = _name(callee)
+    if name and (name in MUTATING_NAMES or
+                 name.startswith(MUTATING_PREFIXES + READ_PREFIXES)):
+        return name
+    return None
+
+
 def _calls(path):
-    """[(enclosing function, called name, line)] of mutating calls."""
+    """[(enclosing function, called name, line)] of governed calls."""
     with open(path) as f:
         tree = ast.parse(f.read(), path)
     found = []
@@ -131,12 +198,12 @@ def _calls(path):
                 visit(child, child.name)
                 continue
             if isinstance(child, ast.Call):
-                name = _name(child.func)
-                if _mutating(name):
+                name = _governed(child.func)
+                if name:
                     found.append((function, name, child.lineno))
-                if name in CALLING_WRAPPERS and child.args and _mutating(
-                        _name(child.args[0])):
-                    found.append((function, _name(child.args[0]),
+                if (_name(child.func) in CALLING_WRAPPERS and child.args
+                        and _governed(child.args[0])):
+                    found.append((function, _governed(child.args[0]),
                                   child.lineno))
             visit(child, function)
     visit(tree, None)
@@ -196,3 +263,23 @@ class RuleCallsTest(testtools.TestCase):
         self.assertEqual([('test_x', 'delete_lease', 3)], self.calls_in([
             'test_utils.call_and_ignore_notfound_exc(',
             '    self.leases.delete_lease, lease_id)']))
+
+    def test_the_walk_finds_a_loose_read(self):
+        # A read the rule judges, called bare, is found; handed to
+        # must_succeed it is not.
+        self.assertEqual([('test_x', 'show_server_group', 3)],
+                         self.calls_in([
+                             'self.groups.show_server_group(group_id)',
+                             'outcomes.must_succeed(self, R, self.groups.'
+                             'show_server_group, group_id)']))
+
+    def test_the_walk_finds_a_read_handed_to_gone(self):
+        # waiters.gone takes a 404 as its answer and lets a 5xx escape.
+        self.assertEqual([('test_x', 'show_lease', 3)], self.calls_in([
+            'waiters.gone(self.leases.show_lease, lease_id)',
+            'outcomes.must_succeed(self, R, waiters.gone, '
+            'self.leases.show_lease, lease_id)']))
+
+    def test_the_walk_finds_a_senlin_action_wait(self):
+        self.assertEqual([('test_x', 'wait_for_action', 3)], self.calls_in([
+            'self.clustering.wait_for_action(action_id, "CLUSTER_CREATE")']))

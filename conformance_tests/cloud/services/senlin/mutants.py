@@ -633,6 +633,22 @@ def node_server_not_active():
     _wrap_nova('wait_for_server', make)
 
 
+@register('binding-show-500', SERVICE,
+          targets=(CAP + 's2-create',),
+          rule='S2: the binding of an attached policy shows the group attach '
+               'created (GET /v1/clusters/{id}/policies/{policy_id}; here '
+               'every such read answers 500)')
+def binding_show_500():
+    # A read the rule depends on, refused: the test fails by the rule's
+    # assertion (outcomes.must_succeed), not by an escaping ServerFault.
+    # The tests' cleanup lists bindings, which still answer.
+    from senlin.api.openstack.v1 import cluster_policies
+
+    def get(self, req, cluster_id, policy_id):
+        raise RuntimeError('conformance mutant binding-show-500')
+    cluster_policies.ClusterPolicyController.get = get
+
+
 @register('drs-zone-no-az', SERVICE,
           targets=(CAP + 'drs-zone',),
           rule='DRS: the zone is "<availability_zone or nova>:<host>"',

@@ -130,4 +130,4 @@ class ScenarioNamesTest(testtools.TestCase):
             services_client=types.SimpleNamespace(
                 list_services=lambda binary: {'services': services}))
         self.assertEqual(['host1'], seed.PreemptibleTest.unmanaged_hosts(
-            self.test))
+            self.test, 'a rule'))
