@@ -48,6 +48,24 @@ def skip_reason(conf):
     return None
 
 
+# report/applicability.py reads this as not-applicable: only a cloud
+# whose nova the suite runs can be given an unmigrated instance mapping
+# (an operator's is unmigrated before an upgrade's online data migration,
+# never on the suite's request).
+USER_ID_MIGRATION_CANNOT_SHOW = (
+    'needs a cloud whose data the suite controls: an instance mapping '
+    'left without user_id, as before nova-manage db '
+    'online_data_migrations runs populate_user_id; set [conformance] '
+    'fault_control_url (the embedded cloud) to run it')
+
+
+def user_id_migration_skip_reason(conf):
+    """Why the unmigrated-mapping test cannot run here, or None."""
+    if not conf.conformance.fault_control_url:
+        return USER_ID_MIGRATION_CANNOT_SHOW
+    return None
+
+
 def take_cell_down(test, conf):
     """Take the configured cell down for the rest of ``test``.
 
@@ -113,6 +131,19 @@ class ControlEndpoint(object):
 
     def cell_up(self, cell):
         self._confirm(cell, 'up', self._post('/cells/%s/up' % cell))
+
+    def unmigrate_user_id(self, server_id):
+        """Leave the server's instance mapping without user_id."""
+        answer = self._post('/instance-mappings/%s/unmigrate' % server_id)
+        if (answer or {}).get('instance_uuid') != server_id:
+            raise FaultError('control endpoint: unmigrating %s answered %r'
+                             % (server_id, answer))
+        return answer
+
+    def populate_user_id(self):
+        """Run nova's populate_user_id online data migration; return
+        {'found': n, 'done': m}."""
+        return self._post('/online-data-migrations/populate_user_id')
 
 
 class ShellCommands(object):

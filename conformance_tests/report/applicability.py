@@ -2,9 +2,10 @@
 
 A capability is `not-applicable` when every test of it skipped because
 the cloud lacks what it needs: the service (disabled or absent from the
-catalog), a microversion, the rights of the account, or hypervisors of
-the kind its rule is about (a case that only a cloud without a vSphere
-DRS host can show, or only one with it). Every other skip
+catalog), a microversion, the rights of the account, data only the
+suite's own cloud lets it shape (an unmigrated instance mapping), or
+hypervisors of the kind its rule is about (a case that only a cloud
+without a vSphere DRS host can show, or only one with it). Every other skip
 (an option a vendor could set, a zone not named) leaves it `partial`.
 The skip messages are the suite's own (common/skips.py,
 common/microversion.py) and Tempest's (its admin-credentials and
@@ -18,6 +19,7 @@ MICROVERSION = 'microversion'
 ADMIN = 'admin'
 HYPERVISORS = 'hypervisors'
 QUOTA = 'quota'
+DATA = 'data'
 
 _PATTERNS = (
     # common/skips.unavailable
@@ -38,6 +40,9 @@ _PATTERNS = (
     # common/skips.hypervisors_cannot_show
     (HYPERVISORS, re.compile(
         r'needs a cloud whose hypervisors (?P<what>[^;\n]+)')),
+    # common/faults.USER_ID_MIGRATION_CANNOT_SHOW
+    (DATA, re.compile(
+        r'needs a cloud whose data the suite controls: (?P<what>[^;\n]+)')),
     # common/skips.NO_UNIFIED_LIMITS
     (QUOTA, re.compile(
         r'needs a cloud whose nova counts quota with unified limits')),
@@ -56,6 +61,9 @@ def reason(message):
         if kind == HYPERVISORS:
             return kind, 'the cloud\'s hypervisors cannot show it: it ' \
                 'needs hypervisors %s' % match.group('what').strip()
+        if kind == DATA:
+            return kind, 'the suite does not control this cloud\'s data: ' \
+                'it needs %s' % match.group('what').strip()
         if kind == QUOTA:
             return kind, 'nova does not count quota with unified limits ' \
                 '([compute-feature-enabled] unified_limits is false)'

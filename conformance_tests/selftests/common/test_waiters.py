@@ -3,6 +3,7 @@ for what (never a silent give-up)."""
 
 import itertools
 import types
+from unittest import mock
 
 import fixtures
 import testtools
@@ -187,6 +188,23 @@ class FaultConfirmationTest(testtools.TestCase):
             e = self.assertRaises(faults.FaultError,
                                   self.endpoint(answer).cell_down, 'cell2')
             self.assertIn('cell cell2 reported', str(e))
+
+    def test_an_unmigrate_is_confirmed_by_the_mapping_named(self):
+        from conformance_tests.common import faults
+        self.endpoint({'instance_uuid': 's1', 'user_id': None}
+                      ).unmigrate_user_id('s1')
+        e = self.assertRaises(faults.FaultError, self.endpoint(
+            {'instance_uuid': 's2'}).unmigrate_user_id, 's1')
+        self.assertIn('unmigrating s1 answered', str(e))
+
+    def test_the_unmigrated_mapping_needs_the_control_endpoint(self):
+        from conformance_tests.common import faults
+        conf = mock.Mock()
+        conf.conformance.fault_control_url = ''
+        self.assertEqual(faults.USER_ID_MIGRATION_CANNOT_SHOW,
+                         faults.user_id_migration_skip_reason(conf))
+        conf.conformance.fault_control_url = 'http://127.0.0.1:1'
+        self.assertIsNone(faults.user_id_migration_skip_reason(conf))
 
 
 class FakeLeases(object):

@@ -14,6 +14,7 @@ import fixtures
 import testtools
 
 from conformance_tests.vendor import workspace as vendor_workspace
+from conformance_tests.common import faults
 from conformance_tests.common import skips
 from conformance_tests.report import applicability
 from conformance_tests.report import build
@@ -69,6 +70,14 @@ class ReasonTest(testtools.TestCase):
              'hostname'), applicability.reason(message))
         self.assertRaises(ValueError, skips.hypervisors_cannot_show,
                           'a; b', 'c')
+
+    def test_data_the_suite_cannot_shape_is_a_reason(self):
+        self.assertEqual(
+            (applicability.DATA, 'the suite does not control this cloud\'s '
+             'data: it needs an instance mapping left without user_id, as '
+             'before nova-manage db online_data_migrations runs '
+             'populate_user_id'),
+            applicability.reason(faults.USER_ID_MIGRATION_CANNOT_SHOW))
 
     def test_a_skip_a_vendor_can_fix_is_not_a_reason(self):
         self.assertIsNone(applicability.reason(OTHER_SKIP))

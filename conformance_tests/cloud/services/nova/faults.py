@@ -8,6 +8,14 @@ API's scatter-gather, the scheduler's host manager, quota counting and the
 cell's own computes then all fail the way they fail when an operator's
 cell database is unreachable. Bringing it up restores the real manager.
 
+The same endpoint leaves an instance mapping without its user_id, as a
+deployment has it before `nova-manage db online_data_migrations` ran
+populate_user_id, and runs that migration (seed 001's legacy-count
+fallback). Unmigrating also forgets which projects nova found migrated
+(nova.quota's two caches of that): a nova process that starts on such a
+deployment has found none yet, and the caches only ever remember "all
+migrated", which a mapping made unmigrated later would never reach.
+
 The control endpoint listens on loopback only and wants the control token
 from the cloud's secrets file in X-Conformance-Control-Token.
 """
@@ -76,8 +84,47 @@ class CellOutages(object):
                 nova_context.CELL_CACHE[cell.uuid] = (real, cached[1])
 
 
-def control_app(outages, token):
-    """POST /cells/<name>/down|up, GET /cells."""
+class UserIdMigration(object):
+    """An instance mapping's user_id taken away, and nova's own online
+    data migration that puts it back."""
+
+    def unmigrate(self, instance_uuid):
+        from nova import context as nova_context
+        from nova.db.api import api as api_db_api
+        from nova.db.api import models as api_models
+        from nova import quota
+
+        @api_db_api.context_manager.writer
+        def null_user_id(context):
+            mapping = context.session.query(
+                api_models.InstanceMapping).filter_by(
+                    instance_uuid=instance_uuid).first()
+            if mapping is None:
+                raise KeyError(instance_uuid)
+            mapping.user_id = None
+            return mapping.project_id
+
+        project_id = null_user_id(nova_context.get_admin_context())
+        quota.UID_QFD_POPULATED_CACHE_ALL = False
+        quota.UID_QFD_POPULATED_CACHE_BY_PROJECT.discard(project_id)
+        return {'instance_uuid': instance_uuid, 'project_id': project_id,
+                'user_id': None}
+
+    def populate_user_id(self):
+        """What `nova-manage db online_data_migrations` runs."""
+        from nova import context as nova_context
+        from nova.objects import instance_mapping
+
+        found, done = instance_mapping.populate_user_id(
+            nova_context.get_admin_context(), 1000)
+        return {'found': found, 'done': done}
+
+
+def control_app(outages, token, migration=None):
+    """POST /cells/<name>/down|up, GET /cells; POST
+    /instance-mappings/<uuid>/unmigrate and POST
+    /online-data-migrations/populate_user_id."""
+    migration = migration or UserIdMigration()
 
     def app(environ, start_response):
         def reply(status, body):
@@ -99,6 +146,16 @@ def control_app(outages, token):
                     'error': 'no cell %r; cells: %s' % (
                         parts[1], ', '.join(outages.status()))})
             return reply('200 OK', {'cells': outages.status()})
+        if (len(parts) == 3 and parts[0] == 'instance-mappings' and
+                parts[2] == 'unmigrate' and method == 'POST'):
+            try:
+                return reply('200 OK', migration.unmigrate(parts[1]))
+            except KeyError:
+                return reply('404 Not Found', {
+                    'error': 'no instance mapping of %r' % parts[1]})
+        if (parts == ['online-data-migrations', 'populate_user_id'] and
+                method == 'POST'):
+            return reply('200 OK', migration.populate_user_id())
         return reply('404 Not Found', {'error': 'unknown control request'})
 
     return app

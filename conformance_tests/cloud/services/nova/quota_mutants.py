@@ -162,6 +162,42 @@ def check_skipped_when_cell_down():
     objects.Quotas.check_deltas = classmethod(lenient)
 
 
+@register(
+    'unmigrated-counted-from-placement', 'nova',
+    targets=('compute.quota-from-placement.unmigrated-fallback',),
+    rule='while an instance mapping has no user_id nova counts usage the '
+         'legacy way (here it counts from placement whatever the '
+         'migration\'s state)')
+def unmigrated_counted_from_placement():
+    from nova import quota
+
+    quota._user_id_queued_for_delete_populated = (
+        lambda context, project_id=None: True)
+
+
+@register(
+    'legacy-count-kept-after-migration', 'nova',
+    targets=('compute.quota-from-placement.unmigrated-fallback',),
+    rule='once populate_user_id has run nova counts usage from placement '
+         'again (here a project once found unmigrated is counted the legacy '
+         'way for good)')
+def legacy_count_kept_after_migration():
+    from nova import quota
+
+    original = quota._user_id_queued_for_delete_populated
+    unmigrated = set()
+
+    def remembered(context, project_id=None):
+        if project_id in unmigrated:
+            return False
+        populated = original(context, project_id)
+        if project_id and not populated:
+            unmigrated.add(project_id)
+        return populated
+
+    quota._user_id_queued_for_delete_populated = remembered
+
+
 def _servers_see_2_69_as(answer):
     """Make the servers API answer ``answer(real)`` when it asks whether
     the request is at 2.69 (the down-cell microversion)."""
