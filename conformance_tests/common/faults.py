@@ -59,6 +59,22 @@ USER_ID_MIGRATION_CANNOT_SHOW = (
     'fault_control_url (the embedded cloud) to run it')
 
 
+# The same for the notifications nova sends: only the embedded cloud
+# hands them to the suite (a deployment's go to its message bus).
+NOTIFICATIONS_CANNOT_SHOW = (
+    'needs a cloud whose data the suite controls: the versioned '
+    'notifications nova sends, which only the embedded cloud hands to the '
+    'suite; set [conformance] fault_control_url (the embedded cloud) to '
+    'run it')
+
+
+def notifications_skip_reason(conf):
+    """Why the notification tests cannot run here, or None."""
+    if not conf.conformance.fault_control_url:
+        return NOTIFICATIONS_CANNOT_SHOW
+    return None
+
+
 def user_id_migration_skip_reason(conf):
     """Why the unmigrated-mapping test cannot run here, or None."""
     if not conf.conformance.fault_control_url:
@@ -105,8 +121,12 @@ class ControlEndpoint(object):
         self.tls_context = tls_context
 
     def _post(self, path):
-        req = urllib.request.Request(self.url + path, data=b'',
-                                     method='POST')
+        return self._request('POST', path)
+
+    def _request(self, method, path):
+        req = urllib.request.Request(
+            self.url + path, data=b'' if method == 'POST' else None,
+            method=method)
         req.add_header('X-Conformance-Control-Token', self.token)
         try:
             with urllib.request.urlopen(
@@ -114,8 +134,8 @@ class ControlEndpoint(object):
                     context=self.tls_context) as resp:
                 return json.loads(resp.read())
         except urllib.error.HTTPError as e:
-            raise FaultError('control endpoint: POST %s -> %s %s' % (
-                path, e.code, e.read()[:200]))
+            raise FaultError('control endpoint: %s %s -> %s %s' % (
+                method, path, e.code, e.read()[:200]))
         except OSError as e:
             raise FaultError('control endpoint %s unreachable: %s' % (
                 self.url, e))
@@ -144,6 +164,17 @@ class ControlEndpoint(object):
         """Run nova's populate_user_id online data migration; return
         {'found': n, 'done': m}."""
         return self._post('/online-data-migrations/populate_user_id')
+
+    def notifications(self, event_type):
+        """The versioned notifications of ``event_type`` nova sent
+        (server_group.* only), oldest first: [{event_type, priority,
+        payload}]."""
+        answer = self._request('GET', '/notifications/%s' % event_type)
+        found = (answer or {}).get('notifications')
+        if not isinstance(found, list):
+            raise FaultError('control endpoint: GET /notifications/%s '
+                             'answered %r' % (event_type, answer))
+        return found
 
 
 class ShellCommands(object):

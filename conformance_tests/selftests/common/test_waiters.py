@@ -197,6 +197,16 @@ class FaultConfirmationTest(testtools.TestCase):
             {'instance_uuid': 's2'}).unmigrate_user_id, 's1')
         self.assertIn('unmigrating s1 answered', str(e))
 
+    def test_notifications_are_a_list_or_an_error(self):
+        from conformance_tests.common import faults
+        endpoint = self.endpoint(None)
+        endpoint._request = lambda method, path: {'notifications': [1]}
+        self.assertEqual([1], endpoint.notifications('server_group.create'))
+        endpoint._request = lambda method, path: {'error': 'x'}
+        e = self.assertRaises(faults.FaultError, endpoint.notifications,
+                              'server_group.create')
+        self.assertIn('GET /notifications/server_group.create', str(e))
+
     def test_the_unmigrated_mapping_needs_the_control_endpoint(self):
         from conformance_tests.common import faults
         conf = mock.Mock()

@@ -78,6 +78,8 @@ class ReasonTest(testtools.TestCase):
              'before nova-manage db online_data_migrations runs '
              'populate_user_id'),
             applicability.reason(faults.USER_ID_MIGRATION_CANNOT_SHOW))
+        self.assertEqual(applicability.DATA, applicability.reason(
+            faults.NOTIFICATIONS_CANNOT_SHOW)[0])
 
     def test_a_skip_a_vendor_can_fix_is_not_a_reason(self):
         self.assertIsNone(applicability.reason(OTHER_SKIP))

@@ -60,8 +60,10 @@ class ByDeploymentGuidelineTest(testtools.TestCase):
         # Debian 13 packages no senlin: every seed-002 capability says so.
         # Its nova counts quota with the legacy driver: no disk quota.
         # The suite does not edit its API database: no unmigrated mapping.
+        # Nor does it read its message bus: no notifications.
         explained = ('reservation.preemptible.disk-quota',
-                     'compute.quota-from-placement.unmigrated-fallback')
+                     'compute.quota-from-placement.unmigrated-fallback',
+                     'compute.server-group-rules.notifications')
         caps = guidelines.load_all()
         for cap in caps:
             said = deployment.explanation(cap, NAME, 'not-applicable')

@@ -26,6 +26,7 @@ import time
 
 from conformance_tests.cloud.services.nova import cell_switch
 from conformance_tests.cloud.services.nova import layout
+from conformance_tests.cloud.services.nova import notifications
 from conformance_tests.cloud.services.nova import fake_compute
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import schema_cache
@@ -235,6 +236,7 @@ class NovaCloud(object):
                 _register_password_auth_opts(conf, group)
             h.flags(group=None if group == 'DEFAULT' else group, **options)
         h.useFixture(nova_fixtures.NeutronFixture(h))
+        notifications.install(conf)
 
         self.proc.apply_mutants(self.service_name)
 

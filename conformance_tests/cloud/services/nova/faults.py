@@ -120,11 +120,15 @@ class UserIdMigration(object):
         return {'found': found, 'done': done}
 
 
-def control_app(outages, token, migration=None):
+def control_app(outages, token, migration=None, notifications=None):
     """POST /cells/<name>/down|up, GET /cells; POST
     /instance-mappings/<uuid>/unmigrate and POST
-    /online-data-migrations/populate_user_id."""
+    /online-data-migrations/populate_user_id; GET
+    /notifications/<event_type> (the server group notifications nova
+    sent, notifications.py)."""
     migration = migration or UserIdMigration()
+    if notifications is None:
+        from conformance_tests.cloud.services.nova import notifications
 
     def app(environ, start_response):
         def reply(status, body):
@@ -156,6 +160,10 @@ def control_app(outages, token, migration=None):
         if (parts == ['online-data-migrations', 'populate_user_id'] and
                 method == 'POST'):
             return reply('200 OK', migration.populate_user_id())
+        if (len(parts) == 2 and parts[0] == 'notifications' and
+                method == 'GET'):
+            return reply('200 OK', {
+                'notifications': notifications.sent(parts[1])})
         return reply('404 Not Found', {'error': 'unknown control request'})
 
     return app

@@ -310,6 +310,42 @@ def server_group_show_500_with_members():
     _alter_answer('show', fail_with_members)
 
 
+def _alter_group_payload(change):
+    """Let nova build each server group notification's payload, then
+    ``change(payload)`` it before it is sent."""
+    from nova.notifications.objects import server_group
+
+    original = server_group.ServerGroupPayload.__init__
+
+    def init(self, group):
+        original(self, group)
+        change(self)
+    server_group.ServerGroupPayload.__init__ = init
+
+
+@register(
+    'server-group-notification-policy-dropped', 'nova',
+    targets=('compute.server-group-rules.notifications',),
+    rule='server_group.create, add_member and delete notifications carry '
+         'the group\'s policy (here the payload\'s policy is null, as '
+         'before payload 1.1)')
+def server_group_notification_policy_dropped():
+    def drop(payload):
+        payload.policy = None
+    _alter_group_payload(drop)
+
+
+@register(
+    'server-group-notification-rules-dropped', 'nova',
+    targets=('compute.server-group-rules.notifications',),
+    rule='server group notifications carry the group\'s rules (here the '
+         'payload\'s rules are always {})')
+def server_group_notification_rules_dropped():
+    def drop(payload):
+        payload.rules = {}
+    _alter_group_payload(drop)
+
+
 @register(
     'server-group-delete-keeps-group', 'nova',
     targets=('compute.server-group-rules.api-shapes-2-64',

@@ -8,6 +8,7 @@ import json
 import testtools
 
 from conformance_tests.cloud.services.nova import faults
+from conformance_tests.cloud.services.nova import notifications
 
 TOKEN = 'sesame'
 
@@ -32,12 +33,24 @@ class FakeMigration(object):
         return {'found': 1, 'done': 1}
 
 
+class FakeNotifications(object):
+    def sent(self, event_type):
+        return [{'event_type': event_type, 'payload': {}}]
+
+
 class ControlAppTest(testtools.TestCase):
 
     def setUp(self):
         super().setUp()
         self.migration = FakeMigration()
-        self.app = faults.control_app(FakeOutages(), TOKEN, self.migration)
+        self.app = faults.control_app(FakeOutages(), TOKEN, self.migration,
+                                      FakeNotifications())
+
+    def test_notifications_of_a_type(self):
+        self.assertEqual(
+            ('200', {'notifications': [{'event_type': 'server_group.create',
+                                        'payload': {}}]}),
+            self.call('GET', '/notifications/server_group.create'))
 
     def call(self, method, path, token=TOKEN):
         seen = {}
@@ -78,3 +91,29 @@ class ControlAppTest(testtools.TestCase):
                               'populate_user_id')
         self.assertEqual('404', status)
         self.assertEqual([], self.migration.calls)
+
+
+class KeptNotificationsTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.addCleanup(notifications._kept.clear)
+        notifications._kept.clear()
+
+    def test_only_server_group_notifications_are_kept(self):
+        notifications.keep({'event_type': 'instance.create.end'})
+        notifications.keep({'event_type': 'server_group.create',
+                            'priority': 'INFO', 'payload': {'x': 1},
+                            'message_id': 'm1'})
+        self.assertEqual([], notifications.sent('instance.create.end'))
+        self.assertEqual([{'event_type': 'server_group.create',
+                           'priority': 'INFO', 'payload': {'x': 1}}],
+                         notifications.sent('server_group.create'))
+
+    def test_the_oldest_go_first(self):
+        for n in range(notifications.KEPT + 2):
+            notifications.keep({'event_type': 'server_group.delete',
+                                'payload': n})
+        kept = notifications.sent('server_group.delete')
+        self.assertEqual(notifications.KEPT, len(kept))
+        self.assertEqual(2, kept[0]['payload'])
