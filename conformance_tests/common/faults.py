@@ -48,38 +48,26 @@ def skip_reason(conf):
     return None
 
 
-# report/applicability.py reads this as not-applicable: only a cloud
-# whose nova the suite runs can be given an unmigrated instance mapping
-# (an operator's is unmigrated before an upgrade's online data migration,
-# never on the suite's request).
-USER_ID_MIGRATION_CANNOT_SHOW = (
-    'needs a cloud whose data the suite controls: an instance mapping '
-    'left without user_id, as before nova-manage db '
-    'online_data_migrations runs populate_user_id; set [conformance] '
-    'fault_control_url (the embedded cloud) to run it')
+# What only the embedded cloud's control endpoint can show; report/
+# applicability.py reads "needs a cloud whose data the suite controls" as
+# not-applicable. An operator's mappings are unmigrated before an
+# upgrade's online data migration, never on the suite's request, and a
+# deployment's notifications go to its message bus.
+_NEEDS_CONTROL = ('needs a cloud whose data the suite controls: %s; set '
+                  '[conformance] fault_control_url (the embedded cloud) to '
+                  'run it')
+USER_ID_MIGRATION_CANNOT_SHOW = _NEEDS_CONTROL % (
+    'an instance mapping left without user_id, as before nova-manage db '
+    'online_data_migrations runs populate_user_id')
+NOTIFICATIONS_CANNOT_SHOW = _NEEDS_CONTROL % (
+    'the versioned notifications nova sends, which only the embedded '
+    'cloud hands to the suite')
 
 
-# The same for the notifications nova sends: only the embedded cloud
-# hands them to the suite (a deployment's go to its message bus).
-NOTIFICATIONS_CANNOT_SHOW = (
-    'needs a cloud whose data the suite controls: the versioned '
-    'notifications nova sends, which only the embedded cloud hands to the '
-    'suite; set [conformance] fault_control_url (the embedded cloud) to '
-    'run it')
-
-
-def notifications_skip_reason(conf):
-    """Why the notification tests cannot run here, or None."""
-    if not conf.conformance.fault_control_url:
-        return NOTIFICATIONS_CANNOT_SHOW
-    return None
-
-
-def user_id_migration_skip_reason(conf):
-    """Why the unmigrated-mapping test cannot run here, or None."""
-    if not conf.conformance.fault_control_url:
-        return USER_ID_MIGRATION_CANNOT_SHOW
-    return None
+def control_skip_reason(conf, cannot_show):
+    """``cannot_show`` (one of the messages above) unless the embedded
+    cloud's control endpoint is configured; else None."""
+    return None if conf.conformance.fault_control_url else cannot_show
 
 
 def take_cell_down(test, conf):

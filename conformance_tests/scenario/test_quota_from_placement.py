@@ -629,9 +629,8 @@ class QuotaUnmigratedUserIdTest(QuotaTestBase):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = faults.user_id_migration_skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
+        skips.skip_if(cls, faults.control_skip_reason(
+            CONF, faults.USER_ID_MIGRATION_CANNOT_SHOW))
         if not CONF.conformance.quota_usage_from_placement:
             raise cls.skipException(PLACEMENT_MODE_ONLY)
 

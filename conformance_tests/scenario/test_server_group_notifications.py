@@ -20,6 +20,7 @@ from tempest.lib import decorators
 
 from conformance_tests.common import faults
 from conformance_tests.common import outcomes
+from conformance_tests.common import skips
 from conformance_tests.common import waiters
 from conformance_tests.scenario import base
 from conformance_tests.services.compute.v2 import server_groups
@@ -39,9 +40,8 @@ class ServerGroupNotificationsTest(base.ComputeScenarioTest):
     @classmethod
     def skip_checks(cls):
         super().skip_checks()
-        reason = faults.notifications_skip_reason(CONF)
-        if reason:
-            raise cls.skipException(reason)
+        skips.skip_if(cls, faults.control_skip_reason(
+            CONF, faults.NOTIFICATIONS_CANNOT_SHOW))
 
     @classmethod
     def setup_clients(cls):

@@ -212,9 +212,11 @@ class FaultConfirmationTest(testtools.TestCase):
         conf = mock.Mock()
         conf.conformance.fault_control_url = ''
         self.assertEqual(faults.USER_ID_MIGRATION_CANNOT_SHOW,
-                         faults.user_id_migration_skip_reason(conf))
+                         faults.control_skip_reason(
+                             conf, faults.USER_ID_MIGRATION_CANNOT_SHOW))
         conf.conformance.fault_control_url = 'http://127.0.0.1:1'
-        self.assertIsNone(faults.user_id_migration_skip_reason(conf))
+        self.assertIsNone(faults.control_skip_reason(
+            conf, faults.NOTIFICATIONS_CANNOT_SHOW))
 
 
 class FakeLeases(object):
