@@ -203,11 +203,47 @@ def delete_servers(client, server_ids):
     remove_servers([(client, server_id) for server_id in server_ids])
 
 
+def let_builds_finish(servers):
+    """Wait until no server of the (client, server id) pairs is BUILD
+    (or it is gone), one deadline for all (the longest build_timeout);
+    never raises: what is still building is deleted all the same.
+
+    A DELETE that reaches nova while the compute is still building the
+    server waits for the build's lock on the instance, and on a loaded
+    cloud such a server was seen to stay BUILD (task state networking)
+    past build_timeout after its DELETE, left behind. A test that fails
+    right after its boots (an assertion on the first server) would hand
+    every other one to the removal mid-build; letting them finish makes
+    the removal the ordinary delete of a settled server."""
+    if not servers:
+        return
+    deadline = time.monotonic() + max(c.build_timeout for c, _ in servers)
+    intervals = poll_intervals()
+    building = list(servers)
+    while building:
+        still = []
+        for client, server_id in building:
+            try:
+                server = client.show_server(server_id)['server']
+            except lib_exc.NotFound:
+                continue
+            except Exception:  # the DELETE and its wait will tell
+                continue
+            if server['status'] == 'BUILD':
+                still.append((client, server_id))
+        building = still
+        if not building or time.monotonic() >= deadline:
+            return
+        time.sleep(next(intervals))
+
+
 def remove_servers(servers):
-    """Send every DELETE, each (client, server id) pair with its client,
-    in the order given (gone already is fine), then wait until all are
-    gone. A DELETE that fails does not stop the others; the first such
-    error is raised once the rest are gone."""
+    """Let every build finish (let_builds_finish), send every DELETE,
+    each (client, server id) pair with its client, in the order given
+    (gone already is fine), then wait until all are gone. A DELETE that
+    fails does not stop the others; the first such error is raised once
+    the rest are gone."""
+    let_builds_finish(servers)
     sent, failure = [], None
     for client, server_id in servers:
         try:

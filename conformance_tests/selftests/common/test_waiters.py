@@ -129,6 +129,26 @@ class ServerWaitersTest(WaitersTestBase):
         self.assertEqual(['s1'], client.deleted)
         self.assertEqual(2, client.shows)
 
+    def test_a_server_still_building_is_deleted_once_built(self):
+        self.use_conf(poll_interval=0.001, build_interval=0.001)
+        client = FakeServers(['BUILD', 'BUILD', 'ACTIVE', None])
+        shows_at_delete = []
+        client.delete_server = lambda server_id: shows_at_delete.append(
+            client.shows)
+        waiters.remove_servers([(client, 's1')])
+        self.assertEqual([3], shows_at_delete)
+
+    def test_a_build_that_never_ends_is_deleted_after_build_timeout(self):
+        self.use_conf(poll_interval=0.001, build_interval=0.001)
+        client = FakeServers([], build_timeout=0.01)
+        # BUILD until its DELETE, then gone
+        client.show_server = lambda server_id: (
+            {'server': {'id': server_id, 'status': 'BUILD'}}
+            if not client.deleted else FakeServers([None]).show_server(
+                server_id))
+        waiters.remove_servers([(client, 's1')])
+        self.assertEqual(['s1'], client.deleted)
+
     def test_delete_server_already_gone_is_fine(self):
         client = FakeServers([None])
 
