@@ -138,17 +138,8 @@ def requirements(series):
                      if norm(_name(r)) not in names]
 
 
-def _checkout():
-    """This package's source tree, when it runs from one (else None)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
-    if os.path.exists(os.path.join(root, 'setup.cfg')):
-        return root
-    return None
-
-
 def own_install_args():
-    checkout = _checkout()
+    checkout = paths.checkout()
     if checkout:
         return ['-e', checkout]
     return ['%s==%s' % (DISTRIBUTION, metadata.version(DISTRIBUTION))]

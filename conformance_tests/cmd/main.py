@@ -32,7 +32,8 @@ from conformance_tests.common import ui
 #: which call the rooms below (cloud/, report/, runner/, ...), and its
 #: cliff Command (cmd/base.py).
 COMMANDS = ('run', 'mutants', 'report', 'select', 'cloud', 'bench',
-            'cleanup', 'bundle', 'preflight', 'matrix', 'packaged')
+            'cleanup', 'bundle', 'preflight', 'matrix', 'packaged',
+            'devstack')
 DESCRIPTION = 'Conformance suite for five OpenStack features.'
 
 

@@ -22,6 +22,7 @@ from conformance_tests.cmd.errors import CommandError
 from conformance_tests.common import ui
 from conformance_tests.packaged import chroot
 from conformance_tests.packaged import layout
+from conformance_tests.report import build
 from conformance_tests.report import deployment
 from conformance_tests.report import guidelines
 from conformance_tests.tools import host_probe
@@ -197,7 +198,7 @@ def _judge(cloud, results):
             # Said here, last: a CI log that keeps only its tail still
             # names the capability and why.
             problems += ['%s run: %s' % (name, line)
-                         for line in _unexpected(reports[name])]
+                         for line in build.not_as_expected(reports[name])]
     if 'admin' in reports:
         left = reports['admin']['summary'].get('inventory_differences')
         if left:
@@ -216,20 +217,6 @@ def _judge(cloud, results):
             verdicts['member'], verdicts['admin'], reports['member'],
             disabled=_not_offered(cloud.tempest_conf))
     return problems
-
-
-def _unexpected(report):
-    """A line per capability whose verdict is not the expected one: its
-    id, verdict, expectation and the first line of its evidence."""
-    lines = []
-    for cap in report['capabilities']:
-        if cap.get('as_expected', True):
-            continue
-        evidence = (cap.get('explanation') or '').strip().splitlines()
-        lines.append('%s is %s, expected %s%s' % (
-            cap['id'], cap['status'], cap.get('expected', '?'),
-            ': ' + evidence[0][:300] if evidence else ''))
-    return lines
 
 
 def _not_offered(conf_path):

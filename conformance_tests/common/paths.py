@@ -12,6 +12,13 @@ _CHECKOUT = os.path.dirname(os.path.dirname(os.path.dirname(
 _SHARE = os.path.join(sys.prefix, 'share', 'conformance-tests')
 
 
+def checkout():
+    """This package's source tree when it runs from one, else None."""
+    if os.path.exists(os.path.join(_CHECKOUT, 'setup.cfg')):
+        return _CHECKOUT
+    return None
+
+
 def data_path(name):
     """Absolute path of a top-level data file or folder, e.g. 'gabbits'."""
     for root in (_CHECKOUT, _SHARE):

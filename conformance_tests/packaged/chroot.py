@@ -59,10 +59,15 @@ class PackagedError(Exception):
     """One line: what failed and where its log is."""
 
 
-def cache_dir():
-    base = os.environ.get('CONFORMANCE_CACHE') or os.path.join(
+def cache_base():
+    """Where the built roots are kept: $CONFORMANCE_CACHE, else
+    ~/.cache/conformance."""
+    return os.environ.get('CONFORMANCE_CACHE') or os.path.join(
         os.path.expanduser('~'), '.cache', 'conformance')
-    return os.path.join(base, 'packaged', layout.NAME)
+
+
+def cache_dir():
+    return os.path.join(cache_base(), 'packaged', layout.NAME)
 
 
 def mirror():
@@ -97,7 +102,9 @@ def require_root():
             'run it as root')
 
 
-def _run(cmd, log, what, env=None):
+def run_logged(cmd, log, what, env=None):
+    """cmd with its output appended to ``log``; PackagedError naming
+    ``what`` and the log when it fails."""
     with open(log, 'a') as out:
         out.write('\n$ %s\n' % ' '.join(cmd))
         out.flush()
@@ -111,10 +118,10 @@ def _run(cmd, log, what, env=None):
 def ensure_debootstrap(log):
     if shutil.which('debootstrap'):
         return
-    _run(['apt-get', 'install', '-y', '-q', 'debootstrap'], log,
-         'installing debootstrap with apt-get (run `apt-get update` once '
-         'if apt knows no such package)',
-         env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'))
+    run_logged(['apt-get', 'install', '-y', '-q', 'debootstrap'], log,
+               'installing debootstrap with apt-get (run `apt-get update` '
+               'once if apt knows no such package)',
+               env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'))
 
 
 def _marker():
@@ -164,32 +171,46 @@ def is_built():
 def build(say):
     """The built root, made now unless the cache has it. Returns its path."""
     require_root()
-    root = built_root()
+    return ensure_built(cache_dir(), built_root(), is_built, _build,
+                        'the packaged root', say)
+
+
+def ensure_built(cache, root, is_built, build_root, what, say):
+    """``root`` in ``cache``, built by ``build_root(root, say)`` unless
+    ``is_built()``; two callers that find it missing build it once (the
+    second waits)."""
     if is_built():
         return root
-    os.makedirs(cache_dir(), exist_ok=True)
-    with build_lock.exclusive(cache_dir() + '.lock', 'the packaged root',
-                              say):
+    os.makedirs(cache, exist_ok=True)
+    with build_lock.exclusive(cache + '.lock', what, say):
         # Another build may have finished while this one waited.
         if not is_built():
-            _build(root, say)
+            build_root(root, say)
     return root
 
 
-def _build(root, say):
-    log = os.path.join(cache_dir(), 'build.log')
+def start_build(cache, root, marker_name):
+    """An empty build log in ``cache`` (its path returned), no root and
+    no marker: what a build starts from, also after one that died."""
+    log = os.path.join(cache, 'build.log')
     open(log, 'w').close()
     unmount_all(root)
     shutil.rmtree(root, ignore_errors=True)
-    marker = os.path.join(cache_dir(), MARKER)
+    marker = os.path.join(cache, marker_name)
     if os.path.exists(marker):
         os.unlink(marker)
+    return log
+
+
+def _build(root, say):
+    log = start_build(cache_dir(), root, MARKER)
+    marker = os.path.join(cache_dir(), MARKER)
     ensure_debootstrap(log)
     archive = mirror()
     say('packaged: debootstrap %s from the archive apt uses (log %s)' % (
         SUITE, log))
-    _run(['debootstrap', '--variant=minbase', SUITE, root, archive], log,
-         'debootstrap %s (is the archive reachable?)' % SUITE)
+    run_logged(['debootstrap', '--variant=minbase', SUITE, root, archive],
+               log, 'debootstrap %s (is the archive reachable?)' % SUITE)
     # Postinst scripts must start nothing: the deployment starts each
     # daemon itself and keeps its pid.
     policy = os.path.join(root, 'usr', 'sbin', 'policy-rc.d')
@@ -200,13 +221,13 @@ def _build(root, say):
     try:
         say('packaged: apt-get install %d packages in the root' % len(
             PACKAGES))
-        _run(['chroot', root, 'apt-get', 'update', '-q'], log,
-             'apt-get update in the root', env=ROOT_ENV)
-        _run(['chroot', root, 'apt-get', 'install', '-y', '-q',
-              '--no-install-recommends'] + list(PACKAGES), log,
-             'apt-get install in the root', env=ROOT_ENV)
-        _run(['chroot', root, 'apt-get', 'clean'], log,
-             'apt-get clean in the root', env=ROOT_ENV)
+        run_logged(['chroot', root, 'apt-get', 'update', '-q'], log,
+                   'apt-get update in the root', env=ROOT_ENV)
+        run_logged(['chroot', root, 'apt-get', 'install', '-y', '-q',
+                    '--no-install-recommends'] + list(PACKAGES), log,
+                   'apt-get install in the root', env=ROOT_ENV)
+        run_logged(['chroot', root, 'apt-get', 'clean'], log,
+                   'apt-get clean in the root', env=ROOT_ENV)
     finally:
         unmount_all(root)
     with open(marker, 'w') as f:
@@ -220,7 +241,7 @@ def bind(root):
         subprocess.run(['mount', '--bind', '/' + name, target], check=True)
 
 
-def mount_overlay(lower, upper, work, target):
+def mount_overlay(lower, upper, work, target, binds=True):
     for path in (upper, work, target):
         os.makedirs(path, exist_ok=True)
     done = subprocess.run(
@@ -230,7 +251,8 @@ def mount_overlay(lower, upper, work, target):
     if done.returncode:
         raise PackagedError('cannot mount the cloud\'s overlay on %s: %s' % (
             target, done.stderr.strip()[-200:]))
-    bind(target)
+    if binds:
+        bind(target)
 
 
 def mounts_under(root):

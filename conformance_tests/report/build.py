@@ -242,6 +242,21 @@ def summarise(caps, results, target, allow_skips, duration=None,
     }
 
 
+def not_as_expected(report):
+    """A line per capability of a written report whose verdict is not
+    the expected one: its id, verdict, expectation and the first line of
+    its evidence (what a deployment's run prints last)."""
+    lines = []
+    for cap in report['capabilities']:
+        if cap.get('as_expected', True):
+            continue
+        evidence = (cap.get('explanation') or '').strip().splitlines()
+        lines.append('%s is %s, expected %s%s' % (
+            cap['id'], cap['status'], cap.get('expected', '?'),
+            ': ' + evidence[0][:300] if evidence else ''))
+    return lines
+
+
 def write(workdir, caps, summary):
     """report.json, report.md and report.html; (their paths). The page
     names report.json's sha256, so it is hashed as written, bytes."""

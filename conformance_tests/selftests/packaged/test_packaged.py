@@ -129,7 +129,7 @@ class UnexpectedTest(testtools.TestCase):
     CI log that keeps only its tail still shows it."""
 
     def test_each_unexpected_capability_is_a_line(self):
-        from conformance_tests.cmd import packaged
+        from conformance_tests.report import build
         report = {'capabilities': [
             {'id': 'a.ok', 'status': 'pass', 'expected': 'pass',
              'as_expected': True, 'explanation': ''},
@@ -142,4 +142,4 @@ class UnexpectedTest(testtools.TestCase):
             ['b.race is partial, expected expected-fail: test_race '
              'skipped: no racing boot',
              'c.quiet is fail, expected pass'],
-            packaged._unexpected(report))
+            build.not_as_expected(report))

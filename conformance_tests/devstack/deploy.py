@@ -1,0 +1,447 @@
+"""One Zuul job on the DevStack node: the node up, the job's projects on
+it, its pre-run, run and post-run playbooks as Zuul runs them, the
+verdict read from the report its post-run playbook kept, the node down.
+
+Zuul runs Ansible on its executor against the node over ssh; here
+ansible-playbook runs on the node itself (connection ``local``) as the
+``zuul`` user, which is what the node sees either way: the same user,
+the same become, the same files. The executor's log directory is
+/home/zuul/executor/logs on the node, copied to the workdir at the end.
+
+Roles come from where Zuul takes them: the roles/ of each project a job
+names under ``roles:`` (DevStack's, Tempest's) and of the playbook's own
+project. A role of openstack-zuul-jobs or zuul-jobs, which no registry
+here serves, is a stand-in from standin_roles/ (named in the summary).
+The playbooks of a parent from those repositories (the tenant's base
+job, openstack-multinode-fips) are not run: what they do on a gate
+(push the repositories, multinode networking, FIPS) is sources.py's
+layout or not needed on one node.
+"""
+
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import yaml
+
+from conformance_tests.common import paths
+from conformance_tests.devstack import container
+from conformance_tests.devstack import sources
+from conformance_tests.devstack import zuul_jobs
+from conformance_tests.devstack import zuul_vars
+from conformance_tests.packaged import chroot
+from conformance_tests.packaged import processes
+
+STATE = 'devstack.json'
+ZUUL_HOME = '/home/zuul'
+SRC = ZUUL_HOME + '/src'
+JOB_DIR = ZUUL_HOME + '/conformance-job'
+EXTERNAL_PARENTS = ('base', 'openstack-multinode-fips')
+DEVSTACK = 'opendev.org/openstack/devstack'
+STANDIN_ROLES = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                             'standin_roles')
+TEMPEST = 'opendev.org/openstack/tempest'
+REQUIREMENTS = 'opendev.org/openstack/requirements'
+PROXY_PORT = 3128
+
+
+def default_devstack_src():
+    """../shared/upstream beside the checkout, as the project's own
+    machines have it."""
+    return os.path.normpath(os.path.join(
+        paths.checkout() or os.getcwd(), os.pardir, 'shared', 'upstream'))
+
+
+class DevStackError(chroot.PackagedError):
+    """One line for the CLI (exit 2)."""
+
+
+def state_path(workdir):
+    return os.path.join(workdir, STATE)
+
+
+def read_state(workdir):
+    try:
+        with open(state_path(workdir)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _write_state(workdir, state):
+    with open(state_path(workdir), 'w') as f:
+        json.dump(state, f, indent=1, sort_keys=True)
+
+
+def own_sources():
+    return zuul_jobs.Source(sources.OWN_PROJECT, paths.checkout(),
+                            sorted(_yaml_files(paths.checkout(),
+                                               'zuul.d')))
+
+
+def _yaml_files(root, folder):
+    return [os.path.join(folder, name)
+            for name in os.listdir(os.path.join(root, folder))
+            if name.endswith(('.yaml', '.yml'))]
+
+
+def job_branch(name):
+    """The branch a job of ours runs on: its nearest override-checkout,
+    else master. Read from zuul.d/ alone (DevStack's tree for that branch
+    is not laid out yet), so the chain may end at Tempest's job."""
+    registry = zuul_jobs.load([own_sources()])
+    job = zuul_jobs.resolve(
+        registry, name, 'master', own_project=sources.OWN_PROJECT,
+        external_parents=EXTERNAL_PARENTS + ('devstack-tempest', 'tox'))
+    if 'tox' in job.external:
+        raise DevStackError('job %s is not a DevStack job (its parent is '
+                            'zuul-jobs\' tox): run it with tox' % name)
+    return job.override_checkout or 'master'
+
+
+def nodeset_groups(nodeset, devstack_root):
+    """The group names of a one-node nodeset (DevStack's .zuul.yaml
+    defines the ones our jobs use); DevStackError for more nodes."""
+    if isinstance(nodeset, dict):
+        found = nodeset
+    else:
+        with open(os.path.join(devstack_root, '.zuul.yaml')) as f:
+            entries = yaml.safe_load(f) or []
+        found = next((e['nodeset'] for e in entries
+                      if 'nodeset' in e and
+                      e['nodeset'].get('name') == nodeset), None)
+        if found is None:
+            raise DevStackError('nodeset %s is not in DevStack\'s '
+                                '.zuul.yaml: give the job one of its '
+                                'nodesets' % nodeset)
+    nodes = found.get('nodes') or []
+    if len(nodes) != 1:
+        raise DevStackError(
+            'nodeset %s has %d nodes: `conformance devstack` runs one '
+            'node; run the job on a one-node nodeset with the same '
+            'services' % (found.get('name', nodeset), len(nodes)))
+    return [group['name'] for group in found.get('groups') or []]
+
+
+def mirror_hosts():
+    """The hosts apt and pip on the node may reach through the proxy."""
+    hosts = {'pypi.org', 'files.pythonhosted.org'}
+    for url in (chroot.mirror(),):
+        found = re.match(r'^https?://([^/:]+)', url)
+        if found:
+            hosts.add(found.group(1))
+    return sorted(hosts)
+
+
+class Run(object):
+    """The node of one workdir, and one job on it."""
+
+    def __init__(self, workdir, say):
+        self.workdir = os.path.abspath(workdir)
+        self.say = say
+        self.node = container.Node(os.path.join(self.workdir, 'node'))
+        self.logs = os.path.join(self.workdir, 'logs')
+
+    # -- the node ---------------------------------------------------------
+
+    def up(self, job_name, devstack_src):
+        """The node booted with the job's projects and files; a failure
+        on the way takes down what was started (nothing left running)."""
+        container.require_host()
+        if read_state(self.workdir):
+            raise DevStackError(
+                'a node is already up in %s: run `conformance devstack '
+                'down --workdir %s` first' % (self.workdir, self.workdir))
+        try:
+            return self._up(job_name, devstack_src)
+        except BaseException:
+            self.down()
+            raise
+
+    def _up(self, job_name, devstack_src):
+        branch = job_branch(job_name)
+        os.makedirs(self.logs, exist_ok=True)
+        started = time.monotonic()
+        container.build(self.say)
+        self.say('devstack: node root ready (%.0f s)' % (
+            time.monotonic() - started))
+        self.node.mount()
+        _write_state(self.workdir, {'job': job_name, 'branch': branch})
+        self._prepare_root()
+        src_root = self.node.root + SRC
+        cache = container.sdist_cache()
+        base = [DEVSTACK, REQUIREMENTS, TEMPEST]
+        sources.lay_out(src_root, [DEVSTACK, REQUIREMENTS], branch,
+                        devstack_src, cache, self.say)
+        job = self.resolve(job_name, branch, src_root, cache, devstack_src)
+        required = list(dict.fromkeys(base + job.required_projects +
+                                      [sources.OWN_PROJECT]))
+        missing = sources.lay_out(
+            src_root, [p for p in required if p not in base], branch,
+            devstack_src, cache, self.say)
+        for canonical, why in missing:
+            self.say('devstack: %s not on the node: %s' % (canonical, why))
+        nspawn, leader = self.node.boot(self.say)
+        state = read_state(self.workdir)
+        state.update({'nspawn': nspawn, 'leader': leader,
+                      'missing': missing})
+        _write_state(self.workdir, state)
+        state['proxy'] = self._start_proxy(leader)
+        _write_state(self.workdir, state)
+        self._write_job_files(job, required)
+        self.say('devstack: node up, %s on %s (%.0f s)' % (
+            job_name, branch, time.monotonic() - started))
+        return job
+
+    def resolve(self, name, branch, src_root, cache, devstack_src):
+        """The job frozen as Zuul freezes it: Tempest's zuul.d/ and
+        DevStack's .zuul.yaml of the branch are read from the node."""
+        if not os.path.isdir(os.path.join(src_root, TEMPEST)):
+            sources.lay_out(src_root, [TEMPEST], branch, devstack_src,
+                            cache, self.say)
+        tempest_root = os.path.join(src_root, TEMPEST)
+        devstack_root = os.path.join(src_root, DEVSTACK)
+        registry = zuul_jobs.load([
+            own_sources(),
+            zuul_jobs.Source(DEVSTACK, devstack_root, ['.zuul.yaml']),
+            zuul_jobs.Source(TEMPEST, tempest_root,
+                             sorted(_yaml_files(tempest_root, 'zuul.d'))),
+        ])
+        return zuul_jobs.resolve(registry, name, branch,
+                                 external_parents=EXTERNAL_PARENTS,
+                                 own_project=sources.OWN_PROJECT)
+
+    def _prepare_root(self):
+        """What a nodepool image has: the zuul user with sudo, the
+        node's name resolving to its address, and the proxy configured
+        for apt, pip and the login environment."""
+        root = self.node.root
+        proxy = 'http://127.0.0.1:%d' % PROXY_PORT
+        subprocess.run(chroot.command(root, [
+            'useradd', '--create-home', '--shell', '/bin/bash', 'zuul']),
+            check=True, env=container.NODE_ENV)
+        _write(root, '/etc/sudoers.d/zuul',
+               'zuul ALL=(ALL) NOPASSWD:ALL\n', 0o440)
+        # The executor's key: made per node, never leaves its root.
+        key = zuul_vars.SSH_KEY
+        os.makedirs(os.path.dirname(root + key), mode=0o700, exist_ok=True)
+        subprocess.run(chroot.command(root, [
+            'ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C',
+            'conformance-executor', '-f', key]), check=True,
+            stdout=subprocess.DEVNULL, env=container.NODE_ENV)
+        shutil.copy(root + key + '.pub',
+                    os.path.join(os.path.dirname(root + key),
+                                 'authorized_keys'))
+        _write(root, '/etc/hosts', '127.0.0.1 localhost\n%s %s\n' % (
+            container.NODE_IP, container.HOSTNAME))
+        _write(root, '/etc/apt/apt.conf.d/80conformance-proxy',
+               'Acquire::http::Proxy "%s";\nAcquire::https::Proxy "%s";\n'
+               % (proxy, proxy))
+        _write(root, '/etc/pip.conf', '[global]\nproxy = %s\ncert = '
+               '/etc/ssl/certs/ca-certificates.crt\n' % proxy)
+        # The machine's own authorities (an egress proxy's CA among
+        # them): what the node reaches, it reaches through this machine.
+        local_cas = '/usr/local/share/ca-certificates'
+        if os.path.isdir(local_cas):
+            shutil.copytree(local_cas, root + local_cas, dirs_exist_ok=True)
+            subprocess.run(chroot.command(root, ['update-ca-certificates']),
+                           check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, env=container.NODE_ENV)
+        no_proxy = ','.join(('localhost', '127.0.0.1', container.NODE_IP,
+                             container.HOSTNAME))
+        _write(root, '/etc/environment',
+               'http_proxy=%s\nhttps_proxy=%s\nno_proxy=%s\n' % (
+                   proxy, proxy, no_proxy))
+
+    def _start_proxy(self, leader):
+        log = os.path.join(self.logs, 'proxy.log')
+        proc = subprocess.Popen(
+            [sys.executable, '-m', 'conformance_tests.devstack.proxy',
+             '--leader', str(leader), '--port', str(PROXY_PORT),
+             '--log', log] +
+            ['--allow=%s' % host for host in mirror_hosts()],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=open(log, 'a'), start_new_session=True)
+        time.sleep(1)
+        if proc.poll() is not None:
+            raise DevStackError('the node\'s proxy exited (%d); see %s' % (
+                proc.returncode, log))
+        return proc.pid
+
+    def _write_job_files(self, job, required):
+        job_dir = self.node.root + JOB_DIR
+        os.makedirs(job_dir, exist_ok=True)
+        for sub in ('logs', 'work'):
+            os.makedirs(self.node.root + zuul_vars.EXECUTOR_ROOT + '/' + sub,
+                        exist_ok=True)
+        groups = nodeset_groups(job.nodeset,
+                                self.node.root + SRC + '/' + DEVSTACK)
+        node_vars = dict(job.vars)
+        node_vars.update(job.host_vars.get(container.HOSTNAME, {}))
+        node_vars['zuul'] = zuul_vars.zuul_dict(
+            job, required, sources.OWN_PROJECT, src_root_in_node='src')
+        zuul_vars.write(os.path.join(job_dir, 'inventory.yaml'),
+                        zuul_vars.inventory(groups, node_vars))
+        shutil.copytree(STANDIN_ROLES, self.node.root + JOB_DIR +
+                        '/standin_roles', dirs_exist_ok=True)
+        self._in_node(['chown', '-R', 'zuul:zuul', ZUUL_HOME])
+
+    def roles_path(self, job, playbook):
+        """Where Ansible finds roles for ``playbook``: the roles/ of the
+        projects Zuul gives it (its own, those named under ``roles:`` up
+        to the job that adds it), where they are on the node, then the
+        stand-ins."""
+        found = []
+        for name in job.playbook_roles.get(playbook, [playbook.project]):
+            path = os.path.join(SRC, name, 'roles')
+            if os.path.isdir(self.node.root + path) and path not in found:
+                found.append(path)
+        return found + [JOB_DIR + '/standin_roles']
+
+    def _in_node(self, argv, log=None, user=None, env=None, cwd='/'):
+        state = read_state(self.workdir)
+        if user:
+            argv = ['runuser', '-u', user, '--'] + list(argv)
+        command = container.enter(state['leader'], argv, env=env, cwd=cwd)
+        if log is None:
+            return subprocess.run(command, check=True,
+                                  stdout=subprocess.DEVNULL)
+        with open(log, 'a') as out:
+            return subprocess.run(command, stdout=out,
+                                  stderr=subprocess.STDOUT,
+                                  stdin=subprocess.DEVNULL)
+
+    # -- the job's playbooks ----------------------------------------------
+
+    def playbooks(self, job, phases=('pre_run', 'run', 'post_run')):
+        """Each playbook of the phases in Zuul's order; False at the first
+        pre-run or run playbook that fails (post-run always runs)."""
+        ok = True
+        self.failed = None
+        for phase in phases:
+            for project, playbook in getattr(job, phase):
+                if not ok and phase != 'post_run':
+                    break
+                if not self._playbook(job, phase, project, playbook):
+                    if phase != 'post_run':
+                        ok = False
+                        self.failed = self._log_name(phase, playbook)
+        return ok
+
+    def _log_name(self, phase, playbook):
+        return os.path.join(self.logs, '%s-%s.log' % (
+            phase, playbook.replace('/', '_')))
+
+    def stack_failure(self):
+        """One line when the failed playbook is the one that runs
+        stack.sh and stack.sh failed: DevStack's last error and its log
+        (copied out by collect); None otherwise."""
+        if not self.failed or not os.path.exists(self.failed):
+            return None
+        with open(self.failed, errors='replace') as f:
+            text = f.read()
+        if not re.search(r'TASK \[run-devstack : Run devstack\][^\n]*\n'
+                         r'fatal:', text):
+            return None
+        logs = sorted(p for p in glob.glob(os.path.join(
+            self.logs, 'opt-stack-logs', 'devstacklog.txt.*[0-9]'))
+            if '.summary' not in p)
+        log = logs[-1] if logs else os.path.join(self.logs,
+                                                 'opt-stack-logs')
+        cause = 'no error line found'
+        if logs:
+            with open(log, errors='replace') as f:
+                errors = [line.split('|', 1)[-1].strip() for line in f
+                          if re.search(r'\bERROR\b|\[ERROR\]|die ', line)]
+            if errors:
+                cause = errors[-1][:300]
+        return 'stack.sh failed: %s; see %s' % (cause, log)
+
+    def _playbook(self, job, phase, project, playbook):
+        log = self._log_name(phase, playbook)
+        started = time.monotonic()
+        self.say('devstack: %s %s of %s (log %s)' % (
+            phase.replace('_', '-'), playbook, project.rsplit('/', 1)[-1],
+            log))
+        env = {'HOME': ZUUL_HOME, 'USER': 'zuul',
+               'ANSIBLE_ROLES_PATH': ':'.join(
+                   self.roles_path(job, zuul_jobs.Playbook(project,
+                                                           playbook))),
+               # Zuul's executor runs Ansible with pipelining on: become
+               # to an unprivileged user (stack, tempest) needs no
+               # temporary file another user must read.
+               'ANSIBLE_PIPELINING': 'True',
+               'ANSIBLE_FORCE_COLOR': '0', 'ANSIBLE_NOCOLOR': '1',
+               'ANSIBLE_HOST_KEY_CHECKING': 'False'}
+        done = self._in_node(
+            ['ansible-playbook', '-i', JOB_DIR + '/inventory.yaml',
+             os.path.join(SRC, project, playbook)],
+            # Over ssh a module runs in the user's home: relative paths
+            # of the roles (src/opendev.org/...) start there.
+            log=log, user='zuul', env=env, cwd=ZUUL_HOME)
+        self.say('devstack: %s %s (%.0f s)' % (
+            'ok' if done.returncode == 0 else
+            'FAILED (exit %d)' % done.returncode, playbook,
+            time.monotonic() - started))
+        return done.returncode == 0
+
+    # -- the verdict -------------------------------------------------------
+
+    def collect(self):
+        """Copy the executor's logs and DevStack's out of the node; the
+        report the post-run playbook kept in the stage dir, or None."""
+        if not read_state(self.workdir):
+            return None
+        kept = ((zuul_vars.EXECUTOR_ROOT + '/logs', 'zuul'),
+                ('/opt/stack/logs', 'opt-stack-logs'),
+                (zuul_vars.STAGE_DIR + '/conformance', 'conformance'))
+        for inside, name in kept:
+            source = self.node.root + inside
+            if os.path.isdir(source):
+                shutil.copytree(source, os.path.join(self.logs, name),
+                                symlinks=True, dirs_exist_ok=True,
+                                ignore_dangling_symlinks=True)
+        path = os.path.join(self.logs, 'conformance', 'report.json')
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            return json.load(f)
+
+    # -- down -------------------------------------------------------------
+
+    def down(self):
+        """Stop the node and its proxy, undo every mount; idempotent."""
+        state = read_state(self.workdir) or {}
+        for key in ('proxy', 'nspawn'):
+            pid = state.get(key)
+            if pid and processes.alive(pid):
+                os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and any(
+                state.get(k) and processes.alive(state[k])
+                for k in ('proxy', 'nspawn')):
+            time.sleep(1)
+        for key in ('proxy', 'nspawn'):
+            pid = state.get(key)
+            if pid and processes.alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        chroot.unmount_all(self.node.root)
+        # The node's writes (DevStack, its databases) go with it; the
+        # logs stay in the workdir.
+        shutil.rmtree(self.node.workdir, ignore_errors=True)
+        if os.path.exists(state_path(self.workdir)):
+            os.unlink(state_path(self.workdir))
+
+
+def _write(root, path, text, mode=0o644):
+    target = root + path
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, 'w') as f:
+        f.write(text)
+    os.chmod(target, mode)

@@ -1,0 +1,142 @@
+"""devstack/sources and the deploy helpers that need no node: which
+series a branch takes its services from, where DevStack's trees come
+from, the change as Zuul gives it, a job's branch and nodeset, and the
+one-line refusals."""
+
+import os
+import subprocess
+import tarfile
+from unittest import mock
+
+import fixtures
+import testtools
+
+from conformance_tests.devstack import container
+from conformance_tests.devstack import deploy
+from conformance_tests.devstack import sources
+
+
+class SeriesTest(testtools.TestCase):
+
+    def test_branches_name_their_series_and_master_the_newest(self):
+        self.assertEqual('2024.1', sources.series_of('unmaintained/2024.1'))
+        self.assertEqual('2025.1', sources.series_of('stable/2025.1'))
+        self.assertEqual(sources.NEWEST_SERIES, sources.series_of('master'))
+
+    def test_another_branch_is_refused(self):
+        e = self.assertRaises(sources.SourceError, sources.series_of,
+                              'feature/x')
+        self.assertIn('give one of those', str(e))
+
+    def test_services_file_pins_are_read(self):
+        pins = sources.services_versions('2025.1')
+        self.assertIn('openstack-placement', pins)
+        self.assertRegex(pins['tempest'], r'^\d+\.\d+\.\d+$')
+
+
+class TarballTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.src = self.useFixture(fixtures.TempDir()).path
+
+    def test_a_branch_tarball_is_found_and_extracted(self):
+        tree = os.path.join(self.src, 'tree', 'devstack')
+        os.makedirs(tree)
+        with open(os.path.join(tree, 'stack.sh'), 'w') as f:
+            f.write('#!/bin/bash\n')
+        archive = os.path.join(self.src, 'devstack-stable-2025.1.tar.gz')
+        with tarfile.open(archive, 'w:gz') as tar:
+            tar.add(tree, 'devstack')
+        found = sources.tarball(self.src, 'devstack', 'stable/2025.1')
+        self.assertEqual(archive, found)
+        dest = os.path.join(self.src, 'out')
+        sources.extract(found, dest)
+        self.assertTrue(os.path.isfile(os.path.join(dest, 'stack.sh')))
+
+    def test_a_missing_tarball_says_what_to_put_where(self):
+        e = self.assertRaises(sources.SourceError, sources.tarball,
+                              self.src, 'requirements', 'master')
+        self.assertIn('requirements-master.tar.gz', str(e))
+        self.assertIn('--devstack-src', str(e))
+
+
+class ChangeTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.repo = self.useFixture(fixtures.TempDir()).path
+        env = dict(os.environ, **sources.GIT_ENV)
+        for argv in (['init', '-q', '-b', 'main'],
+                     ['commit', '-q', '--allow-empty', '-m', 'one']):
+            subprocess.run(['git', '-C', self.repo] + argv, check=True,
+                           env=env)
+
+    def _head(self):
+        return subprocess.run(['git', '-C', self.repo, 'rev-parse', 'HEAD'],
+                              stdout=subprocess.PIPE, text=True,
+                              check=True).stdout.strip()
+
+    def test_a_clean_checkout_gives_its_head(self):
+        self.assertEqual(self._head(), sources._change(self.repo))
+
+    def test_changes_and_new_files_are_in_the_change_not_in_the_index(self):
+        with open(os.path.join(self.repo, 'new.txt'), 'w') as f:
+            f.write('new\n')
+        change = sources._change(self.repo)
+        self.assertNotEqual(self._head(), change)
+        shown = subprocess.run(
+            ['git', '-C', self.repo, 'show', '%s:new.txt' % change],
+            stdout=subprocess.PIPE, text=True, check=True).stdout
+        self.assertEqual('new\n', shown)
+        status = subprocess.run(['git', '-C', self.repo, 'status',
+                                 '--porcelain'], stdout=subprocess.PIPE,
+                                text=True, check=True).stdout
+        self.assertEqual('?? new.txt\n', status)
+
+
+class JobBranchTest(testtools.TestCase):
+
+    def test_master_jobs_and_stable_ones(self):
+        self.assertEqual('master',
+                         deploy.job_branch('conformance-placement'))
+        self.assertEqual('unmaintained/2024.1',
+                         deploy.job_branch('conformance-placement-2024-1'))
+        self.assertEqual('stable/2025.1',
+                         deploy.job_branch('conformance-compute-2025-1'))
+
+    def test_the_tox_job_is_refused(self):
+        e = self.assertRaises(deploy.DevStackError, deploy.job_branch,
+                              'conformance-self-check')
+        self.assertIn('not a DevStack job', str(e))
+
+
+class NodesetTest(testtools.TestCase):
+
+    def test_one_node_gives_its_groups(self):
+        self.assertEqual(['tempest'], deploy.nodeset_groups(
+            {'name': 'n', 'nodes': [{'name': 'controller'}],
+             'groups': [{'name': 'tempest', 'nodes': ['controller']}]},
+            None))
+
+    def test_two_nodes_are_refused_naming_the_way_out(self):
+        e = self.assertRaises(
+            deploy.DevStackError, deploy.nodeset_groups,
+            {'name': 'two', 'nodes': [{'name': 'a'}, {'name': 'b'}]}, None)
+        self.assertIn('nodeset two has 2 nodes', str(e))
+
+
+class HostTest(testtools.TestCase):
+
+    def test_not_root_is_one_line(self):
+        with mock.patch('os.geteuid', return_value=1000):
+            e = self.assertRaises(container.ContainerError,
+                                  container.require_host)
+        self.assertIn('run it as root', str(e))
+
+    def test_no_nspawn_names_the_package(self):
+        with mock.patch('os.geteuid', return_value=0), \
+                mock.patch('shutil.which', return_value=None):
+            e = self.assertRaises(container.ContainerError,
+                                  container.require_host)
+        self.assertIn('systemd-container', str(e))
