@@ -58,6 +58,24 @@ def default_devstack_src():
         paths.checkout() or os.getcwd(), os.pardir, 'shared', 'upstream'))
 
 
+#: What a container node cannot do that a gate VM does, said to DevStack
+#: in the job's localrc: it shares the machine's kernel, whose module
+#: parameters (/sys/module/zswap) it cannot write.
+NODE_LIMITS = {'ENABLE_ZSWAP': False}
+
+
+def with_node_limits(localrc, say):
+    """The job's localrc with NODE_LIMITS over it; each change said."""
+    changed = dict(localrc)
+    for key, value in sorted(NODE_LIMITS.items()):
+        if localrc.get(key, value) != value:
+            say('devstack: %s=%s on this node (the job has %s): a '
+                'container shares the machine\'s kernel' % (
+                    key, value, localrc[key]))
+        changed[key] = value
+    return changed
+
+
 class DevStackError(chroot.PackagedError):
     """One line for the CLI (exit 2)."""
 
@@ -165,7 +183,12 @@ class Run(object):
             raise
 
     def _up(self, job_name, devstack_src):
-        branch = job_branch(job_name)
+        wanted = job_branch(job_name)
+        branch = sources.source_branch(wanted)
+        if branch != wanted:
+            self.say('devstack: %s runs on %s here: no release of %s is on '
+                     'PyPI, and one series\' releases need its own '
+                     'DevStack and constraints' % (job_name, branch, wanted))
         os.makedirs(self.logs, exist_ok=True)
         started = time.monotonic()
         container.build(self.say)
@@ -284,6 +307,8 @@ class Run(object):
                                 self.node.root + SRC + '/' + DEVSTACK)
         node_vars = dict(job.vars)
         node_vars.update(job.host_vars.get(container.HOSTNAME, {}))
+        node_vars['devstack_localrc'] = with_node_limits(
+            node_vars.get('devstack_localrc') or {}, self.say)
         node_vars['zuul'] = zuul_vars.zuul_dict(
             job, required, sources.OWN_PROJECT, src_root_in_node='src')
         zuul_vars.write(os.path.join(job_dir, 'inventory.yaml'),

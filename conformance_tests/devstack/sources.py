@@ -41,9 +41,11 @@ OWN_PROJECT = 'opendev.org/openstack/openstack-conformance-tests'
 FROM_TARBALLS = ('devstack', 'requirements')
 #: PyPI's name where it is not the repository's.
 PYPI_NAMES = {'placement': 'openstack-placement'}
-#: The series whose released services go with each DevStack branch.
-#: master has no release on PyPI: it takes the newest series' releases,
-#: the nearest trees to master anyone can install.
+#: master has no release on PyPI, and a release of one series does not
+#: run under master's constraints (placement 15.0.0 reads
+#: [oslo_policy] enforce_scope, which master's oslo.policy no longer
+#: has): a master job runs on the newest series' branch instead, its
+#: DevStack, requirements and releases all of one series.
 NEWEST_SERIES = '2026.1'
 GIT_ENV = {'GIT_AUTHOR_NAME': 'conformance devstack',
            'GIT_AUTHOR_EMAIL': 'conformance@localhost',
@@ -53,6 +55,12 @@ GIT_ENV = {'GIT_AUTHOR_NAME': 'conformance devstack',
 
 class SourceError(Exception):
     """One line: which project could not be laid out, and what to do."""
+
+
+def source_branch(branch):
+    """The branch whose DevStack, requirements and releases a job of
+    ``branch`` gets here (see NEWEST_SERIES)."""
+    return 'stable/' + NEWEST_SERIES if branch == 'master' else branch
 
 
 def series_of(branch):

@@ -23,6 +23,12 @@ class SeriesTest(testtools.TestCase):
         self.assertEqual('2025.1', sources.series_of('stable/2025.1'))
         self.assertEqual(sources.NEWEST_SERIES, sources.series_of('master'))
 
+    def test_a_master_job_takes_the_newest_series_branch(self):
+        self.assertEqual('stable/' + sources.NEWEST_SERIES,
+                         sources.source_branch('master'))
+        self.assertEqual('stable/2025.1',
+                         sources.source_branch('stable/2025.1'))
+
     def test_another_branch_is_refused(self):
         e = self.assertRaises(sources.SourceError, sources.series_of,
                               'feature/x')
@@ -124,6 +130,19 @@ class NodesetTest(testtools.TestCase):
             deploy.DevStackError, deploy.nodeset_groups,
             {'name': 'two', 'nodes': [{'name': 'a'}, {'name': 'b'}]}, None)
         self.assertIn('nodeset two has 2 nodes', str(e))
+
+
+class NodeLimitsTest(testtools.TestCase):
+
+    def test_zswap_is_turned_off_and_said(self):
+        said = []
+        localrc = {'ENABLE_ZSWAP': True, 'ADMIN_PASSWORD': 'x'}
+        got = deploy.with_node_limits(localrc, said.append)
+        self.assertEqual({'ENABLE_ZSWAP': False, 'ADMIN_PASSWORD': 'x'},
+                         got)
+        self.assertEqual(True, localrc['ENABLE_ZSWAP'])
+        self.assertEqual(1, len(said))
+        self.assertIn('ENABLE_ZSWAP=False on this node', said[0])
 
 
 class HostTest(testtools.TestCase):
