@@ -152,9 +152,14 @@ def _run(run, args, src):
 
 def _judge(played, report, run):
     from conformance_tests.report import build
+    from conformance_tests.report import deployment
+    from conformance_tests.report import guidelines
     problems = []
     if not played:
         problems.append('a playbook of the job failed; see %s' % run.logs)
+    for log in run.post_failed:
+        problems.append('a post-run playbook failed (Zuul: POST_FAILURE); '
+                        'see %s' % log)
     if report is None:
         problems.append('the job kept no report.json; see %s' % run.logs)
         return problems
@@ -165,4 +170,8 @@ def _judge(played, report, run):
     ui.say('devstack: %s' % ', '.join(
         '%d %s' % (n, status) for status, n in sorted(counts.items())))
     problems += build.not_as_expected(report)
+    # The job runs as DevStack's admin: what is missing is the
+    # deployment's, and a guideline must say what (by_deployment).
+    problems += deployment.unexplained_not_applicable(
+        report, guidelines.load_all(), deployment.DEVSTACK)
     return problems

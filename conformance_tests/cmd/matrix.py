@@ -53,6 +53,12 @@ def add_parser(sub):
         'WORKDIR` (its admin run), judged cell by cell against the '
         'embedded %s column, which the matrix must then run' %
         packaged_layout.RELEASE))
+    parser.add_argument(
+        '--devstack', metavar='WORKDIR', action='append', default=[],
+        help='add the column of a finished `conformance devstack run '
+             '--workdir WORKDIR` (repeatable, a job each), judged cell by '
+             'cell against the embedded column of its branch\'s series, '
+             'which the matrix must then run')
     parser.set_defaults(func=cmd_matrix)
 
 
@@ -74,6 +80,28 @@ def packaged_report(workdir, series_list):
             '--workdir %s` first' % (workdir, path, workdir))
     with open(path) as f:
         return json.load(f)
+
+
+def devstack_column(workdir, series_list):
+    """The column of a finished DevStack job's run in ``workdir``; a
+    one-line CommandError saying what to fix otherwise."""
+    from conformance_tests.devstack import deploy
+    record = deploy.read_job_record(workdir)
+    path = os.path.join(workdir, 'logs', 'conformance', 'report.json')
+    if record is None or not os.path.exists(path):
+        raise CommandError(
+            '--devstack %s: no finished job there (no %s); run `conformance '
+            'devstack run --job JOB --workdir %s` first' % (
+                workdir, path, workdir))
+    if record['series'] not in series_list:
+        raise CommandError(
+            '--devstack %s ran on %s: add --release %s' % (
+                workdir, record['branch'], record['series']))
+    with open(path) as f:
+        report = json.load(f)
+    return matrix_report.deployment_column(
+        deployment.DEVSTACK, report, record['series'],
+        label=deployment.devstack_label(record['job'], record['branch']))
 
 
 def ordered(series):
@@ -139,6 +167,7 @@ def cmd_matrix(args):
     series_list = ordered(args.series or DEFAULT_SERIES)
     directory = os.path.abspath(os.path.join(args.workdir, MATRIX_DIR))
     packaged = args.packaged and packaged_report(args.packaged, series_list)
+    devstack = [devstack_column(w, series_list) for w in args.devstack]
     columns = []
     for k, series in enumerate(series_list, 1):
         ui.say('release %d of %d: %s' % (k, len(series_list), series))
@@ -158,6 +187,7 @@ def cmd_matrix(args):
         columns.append(matrix_report.deployment_column(
             deployment.DEBIAN13, packaged, packaged_layout.RELEASE,
             versions=chroot.package_versions()))
+    columns += devstack
     table = matrix_report.build(guidelines.load_all(), columns)
     paths = matrix_report.write(directory, table)
     for col in table['columns']:
@@ -167,8 +197,8 @@ def cmd_matrix(args):
                 col['by_status'].items())))))
     marked = matrix_report.differing(table)
     ui.say('%d cell(s) differ from %s%s%s' % (
-        len(marked), table['newest'], ' (the packaged column: from the '
-        'embedded %s)' % packaged_layout.RELEASE if packaged else '',
+        len(marked), table['newest'], ' (a deployment\'s column: from '
+        'the embedded column of its series)' if packaged or devstack else '',
         ': ' + ', '.join(
             '%s on %s' % m for m in marked) if marked else ''))
     ui.say('matrix: %s' % ', '.join(paths))

@@ -42,6 +42,13 @@ MARKER = 'conformance-devstack.json'
 NODE_IP = '10.209.0.10'
 NODE_IFACE = 'nodepool0'
 HOSTNAME = 'controller'
+#: Kernel knobs of the machine the node must not see as its own: DevStack's
+#: stable branches write /sys/kernel/mm/ksm/run whenever it exists (to turn
+#: KSM on or off, ENABLE_KSM), and a container writing it would stop
+#: stack.sh (read-only) or retune the machine. An empty tmpfs over it is a
+#: kernel without KSM, which DevStack skips. Mounted once the node runs:
+#: nspawn mounts its /sys after the mounts --tmpfs asks for.
+HIDDEN_KERNEL_DIRS = ('/sys/kernel/mm/ksm',)
 BOOT_SECONDS = 120
 NODE_ENV = {
     'PATH': '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
@@ -78,12 +85,23 @@ def is_built():
         return False
 
 
-def require_host():
-    """Root and systemd-nspawn, or one line saying what to install."""
+def require_host(say=None, log=None):
+    """Root and systemd-nspawn, or one line saying what to install. As
+    root on Debian, a missing systemd-container is installed with
+    apt-get first (as the packaged cloud installs debootstrap), said."""
     if os.geteuid() != 0:
         raise ContainerError(
             'the DevStack node needs root (debootstrap, mounts, '
             'systemd-nspawn): run it as root')
+    if (not shutil.which('systemd-nspawn') and shutil.which('apt-get')
+            and log):
+        say('devstack: installing systemd-container with apt-get (log %s)'
+            % log)
+        chroot.run_logged(
+            ['apt-get', 'install', '-y', '-q', 'systemd-container'], log,
+            'installing systemd-container with apt-get (run `apt-get '
+            'update` once if apt knows no such package)',
+            env=dict(os.environ, DEBIAN_FRONTEND='noninteractive'))
     if not shutil.which('systemd-nspawn'):
         raise ContainerError(
             'no systemd-nspawn: install Debian\'s systemd-container '
@@ -167,6 +185,7 @@ class Node(object):
             leader = leader or _leader(proc.pid)
             if leader and self._state(leader) in ('running', 'degraded'):
                 self._network(leader)
+                self._hide_kernel_dirs(leader)
                 return proc.pid, leader
             time.sleep(1)
         raise ContainerError('the node did not finish booting in %d s; '
@@ -194,6 +213,18 @@ class Node(object):
                 raise ContainerError('cannot give the node its address '
                                      '(%s): %s' % (' '.join(argv),
                                                    done.stdout.strip()))
+
+    def _hide_kernel_dirs(self, leader):
+        for path in HIDDEN_KERNEL_DIRS:
+            argv = ['mount', '-t', 'tmpfs', '-o', 'mode=0755,size=64k',
+                    'tmpfs', path]
+            done = subprocess.run(enter(leader, argv),
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+            if done.returncode:
+                raise ContainerError('cannot hide the machine\'s %s from '
+                                     'the node: %s' % (path,
+                                                       done.stdout.strip()))
 
 
 def _leader(nspawn_pid):

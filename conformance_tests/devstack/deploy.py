@@ -39,6 +39,9 @@ from conformance_tests.packaged import chroot
 from conformance_tests.packaged import processes
 
 STATE = 'devstack.json'
+#: Beside the logs: the job, DevStack's branch and its series, for the
+#: matrix's DevStack column.
+JOB_RECORD = 'job.json'
 ZUUL_HOME = '/home/zuul'
 SRC = ZUUL_HOME + '/src'
 JOB_DIR = ZUUL_HOME + '/conformance-job'
@@ -60,8 +63,13 @@ def default_devstack_src():
 
 #: What a container node cannot do that a gate VM does, said to DevStack
 #: in the job's localrc: it shares the machine's kernel, whose module
-#: parameters (/sys/module/zswap) it cannot write.
-NODE_LIMITS = {'ENABLE_ZSWAP': False}
+#: parameters (/sys/module/zswap) and memory and network-core sysctls
+#: (vm.*, net.core.default_qdisc) it cannot write. DevStack master skips
+#: such a write with a warning; its stable branches stop stack.sh on it.
+#: (KSM has no switch that skips the write: container.py hides
+#: /sys/kernel/mm/ksm from the node instead.)
+NODE_LIMITS = {'ENABLE_ZSWAP': False, 'ENABLE_SYSCTL_MEM_TUNING': False,
+               'ENABLE_SYSCTL_NET_TUNING': False}
 
 
 def with_node_limits(localrc, say):
@@ -74,6 +82,21 @@ def with_node_limits(localrc, say):
                     key, value, localrc[key]))
         changed[key] = value
     return changed
+
+
+def judged_release(wanted, branch, job_vars, say):
+    """The conformance_release a job run on ``branch`` instead of the
+    branch it names (``wanted``) must be judged by: that branch's series,
+    since its services are that series' (playbooks/conformance-run.yaml
+    passes it to `conformance run --release`); None when the job runs on
+    its own branch or names its release itself."""
+    if branch == wanted or job_vars.get('conformance_release'):
+        return None
+    series = sources.series_of(branch)
+    say('devstack: its verdicts are judged by %s\'s expectations '
+        '(conformance_release %s), the series of what it runs' % (
+            series, series))
+    return series
 
 
 class DevStackError(chroot.PackagedError):
@@ -165,13 +188,17 @@ class Run(object):
         self.say = say
         self.node = container.Node(os.path.join(self.workdir, 'node'))
         self.logs = os.path.join(self.workdir, 'logs')
+        self.failed = None
+        self.post_failed = []
 
     # -- the node ---------------------------------------------------------
 
     def up(self, job_name, devstack_src):
         """The node booted with the job's projects and files; a failure
         on the way takes down what was started (nothing left running)."""
-        container.require_host()
+        os.makedirs(self.workdir, exist_ok=True)
+        container.require_host(self.say, os.path.join(
+            self.workdir, 'host-packages.log'))
         if read_state(self.workdir):
             raise DevStackError(
                 'a node is already up in %s: run `conformance devstack '
@@ -189,7 +216,12 @@ class Run(object):
             self.say('devstack: %s runs on %s here: no release of %s is on '
                      'PyPI, and one series\' releases need its own '
                      'DevStack and constraints' % (job_name, branch, wanted))
-        os.makedirs(self.logs, exist_ok=True)
+        # An earlier run's report must never be read as this run's.
+        shutil.rmtree(self.logs, ignore_errors=True)
+        os.makedirs(self.logs)
+        _write_json(os.path.join(self.logs, JOB_RECORD), {
+            'job': job_name, 'branch': branch,
+            'series': sources.series_of(branch)})
         started = time.monotonic()
         container.build(self.say)
         self.say('devstack: node root ready (%.0f s)' % (
@@ -217,7 +249,8 @@ class Run(object):
         _write_state(self.workdir, state)
         state['proxy'] = self._start_proxy(leader)
         _write_state(self.workdir, state)
-        self._write_job_files(job, required)
+        self._write_job_files(job, required, judged_release(
+            wanted, branch, job.vars, self.say))
         self.say('devstack: node up, %s on %s (%.0f s)' % (
             job_name, branch, time.monotonic() - started))
         return job
@@ -297,7 +330,7 @@ class Run(object):
                 proc.returncode, log))
         return proc.pid
 
-    def _write_job_files(self, job, required):
+    def _write_job_files(self, job, required, release=None):
         job_dir = self.node.root + JOB_DIR
         os.makedirs(job_dir, exist_ok=True)
         for sub in ('logs', 'work'):
@@ -309,6 +342,8 @@ class Run(object):
         node_vars.update(job.host_vars.get(container.HOSTNAME, {}))
         node_vars['devstack_localrc'] = with_node_limits(
             node_vars.get('devstack_localrc') or {}, self.say)
+        if release:
+            node_vars['conformance_release'] = release
         node_vars['zuul'] = zuul_vars.zuul_dict(
             job, required, sources.OWN_PROJECT, src_root_in_node='src')
         zuul_vars.write(os.path.join(job_dir, 'inventory.yaml'),
@@ -349,6 +384,10 @@ class Run(object):
         pre-run or run playbook that fails (post-run always runs)."""
         ok = True
         self.failed = None
+        self.post_failed = []
+        if not self._gather_facts():
+            self.failed = self._log_name('setup', 'facts')
+            return False
         for phase in phases:
             for project, playbook in getattr(job, phase):
                 if not ok and phase != 'post_run':
@@ -357,7 +396,39 @@ class Run(object):
                     if phase != 'post_run':
                         ok = False
                         self.failed = self._log_name(phase, playbook)
+                    else:
+                        # Zuul's POST_FAILURE: the job fails all the same.
+                        self.post_failed.append(self._log_name(phase,
+                                                               playbook))
         return ok
+
+    def _ansible_env(self, roles_path=()):
+        return {'HOME': ZUUL_HOME, 'USER': 'zuul',
+                'ANSIBLE_ROLES_PATH': ':'.join(roles_path),
+                # Zuul's executor runs Ansible with pipelining on: become
+                # to an unprivileged user (stack, tempest) needs no
+                # temporary file another user must read.
+                'ANSIBLE_PIPELINING': 'True',
+                # ... and gathers the facts once, as the node's user, before
+                # the first playbook, then keeps them (smart gathering, a
+                # jsonfile cache): a play with become still sees the zuul
+                # user's ansible_user_dir, as DevStack's post.yaml expects.
+                'ANSIBLE_GATHERING': 'smart',
+                'ANSIBLE_CACHE_PLUGIN': 'jsonfile',
+                'ANSIBLE_CACHE_PLUGIN_CONNECTION': JOB_DIR + '/fact-cache',
+                'ANSIBLE_FORCE_COLOR': '0', 'ANSIBLE_NOCOLOR': '1',
+                'ANSIBLE_HOST_KEY_CHECKING': 'False'}
+
+    def _gather_facts(self):
+        log = self._log_name('setup', 'facts')
+        done = self._in_node(
+            ['ansible', '-i', JOB_DIR + '/inventory.yaml', 'all', '-m',
+             'setup'], log=log, user='zuul', env=self._ansible_env(),
+            cwd=ZUUL_HOME)
+        if done.returncode:
+            self.say('devstack: FAILED (exit %d) gathering the node\'s facts '
+                     '(log %s)' % (done.returncode, log))
+        return done.returncode == 0
 
     def _log_name(self, phase, playbook):
         return os.path.join(self.logs, '%s-%s.log' % (
@@ -365,8 +436,8 @@ class Run(object):
 
     def stack_failure(self):
         """One line when the failed playbook is the one that runs
-        stack.sh and stack.sh failed: DevStack's last error and its log
-        (copied out by collect); None otherwise."""
+        stack.sh and stack.sh failed: where and why it stopped, and its
+        log (copied out by collect); None otherwise."""
         if not self.failed or not os.path.exists(self.failed):
             return None
         with open(self.failed, errors='replace') as f:
@@ -377,16 +448,14 @@ class Run(object):
         logs = sorted(p for p in glob.glob(os.path.join(
             self.logs, 'opt-stack-logs', 'devstacklog.txt.*[0-9]'))
             if '.summary' not in p)
-        log = logs[-1] if logs else os.path.join(self.logs,
-                                                 'opt-stack-logs')
-        cause = 'no error line found'
-        if logs:
-            with open(log, errors='replace') as f:
-                errors = [line.split('|', 1)[-1].strip() for line in f
-                          if re.search(r'\bERROR\b|\[ERROR\]|die ', line)]
-            if errors:
-                cause = errors[-1][:300]
-        return 'stack.sh failed: %s; see %s' % (cause, log)
+        if not logs:
+            return 'stack.sh failed and left no devstacklog.txt; see %s' % (
+                self.failed)
+        with open(logs[-1], errors='replace') as f:
+            cause = stack_log_cause(f.read().splitlines())
+        return 'stack.sh failed%s; see %s' % (
+            ': ' + cause if cause else ' (no cause found in its log)',
+            logs[-1])
 
     def _playbook(self, job, phase, project, playbook):
         log = self._log_name(phase, playbook)
@@ -394,16 +463,8 @@ class Run(object):
         self.say('devstack: %s %s of %s (log %s)' % (
             phase.replace('_', '-'), playbook, project.rsplit('/', 1)[-1],
             log))
-        env = {'HOME': ZUUL_HOME, 'USER': 'zuul',
-               'ANSIBLE_ROLES_PATH': ':'.join(
-                   self.roles_path(job, zuul_jobs.Playbook(project,
-                                                           playbook))),
-               # Zuul's executor runs Ansible with pipelining on: become
-               # to an unprivileged user (stack, tempest) needs no
-               # temporary file another user must read.
-               'ANSIBLE_PIPELINING': 'True',
-               'ANSIBLE_FORCE_COLOR': '0', 'ANSIBLE_NOCOLOR': '1',
-               'ANSIBLE_HOST_KEY_CHECKING': 'False'}
+        env = self._ansible_env(self.roles_path(
+            job, zuul_jobs.Playbook(project, playbook)))
         done = self._in_node(
             ['ansible-playbook', '-i', JOB_DIR + '/inventory.yaml',
              os.path.join(SRC, project, playbook)],
@@ -464,9 +525,58 @@ class Run(object):
             os.unlink(state_path(self.workdir))
 
 
+def _write_json(path, data):
+    with open(path, 'w') as f:
+        json.dump(data, f, indent=1, sort_keys=True)
+
+
+def read_job_record(workdir):
+    """What a run in ``workdir`` ran: {job, branch, series}; None when
+    no run started there."""
+    try:
+        with open(os.path.join(workdir, 'logs', JOB_RECORD)) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
 def _write(root, path, text, mode=0o644):
     target = root + path
     os.makedirs(os.path.dirname(target), exist_ok=True)
     with open(target, 'w') as f:
         f.write(text)
     os.chmod(target, mode)
+
+
+#: A DevStack log line: "<date> <time> | <text>"; an xtrace line's text
+#: starts with "+" ("+ lib/host:configure_ksm:19 :   sudo tee ...").
+_LOG_LINE = re.compile(r'^\d{4}-\d\d-\d\d [\d:.]+ \| ?(.*)$')
+_TRACE = re.compile(r'^\++ (\S+):\d+\s+:\s+(.*)$')
+_ERRORISH = re.compile(r'error|fail|denied|read-only|not found|no such|'
+                       r'cannot|unable|refused', re.IGNORECASE)
+
+
+def stack_log_cause(lines, window=40):
+    """Why stack.sh stopped, from its devstacklog lines: "<function>:
+    <message>". The function is the one whose command trapped
+    (``exit_trap``); the message is DevStack's own [ERROR] line before
+    it, else the last output line before it that reads like an error,
+    else the last output line. None when the log never reached the
+    trap."""
+    texts = [_LOG_LINE.match(line) for line in lines]
+    texts = [m.group(1) if m else line for m, line in zip(texts, lines)]
+    trap = next((k for k, t in enumerate(texts)
+                 if t.startswith('+') and t.rstrip().endswith(
+                     ':   exit_trap')), None)
+    if trap is None:
+        return None
+    where = _TRACE.match(texts[trap])
+    before = texts[max(0, trap - window):trap]
+    output = [t.strip() for t in before
+              if t.strip() and not t.startswith('+')]
+    message = (next((t for t in reversed(output) if '[ERROR]' in t), None)
+               or next((t for t in reversed(output)
+                        if _ERRORISH.search(t)), None)
+               or (output[-1] if output else 'no output before it'))
+    return '%s: %s' % (where.group(1) if where else 'stack.sh',
+                       message[:300])

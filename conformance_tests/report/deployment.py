@@ -12,8 +12,18 @@ from conformance_tests.packaged import layout as packaged_layout
 
 #: The one packaged deployment today (cmd/packaged.py builds it).
 DEBIAN13 = packaged_layout.NAME
+#: A Zuul job of zuul.d/ on a real DevStack (cmd/devstack.py).
+DEVSTACK = 'devstack'
 #: How the matrix heads its column.
 LABELS = {DEBIAN13: 'Debian 13 packaged (%s)' % packaged_layout.RELEASE}
+#: A report's verdict for a capability the run did not take up (a job
+#: runs only its conformance_seeds): report/build.py's NOT_IN_SCOPE.
+NOT_IN_SCOPE = 'not-in-scope'
+
+
+def devstack_label(job, branch):
+    """A DevStack job's column header: the job and DevStack's branch."""
+    return 'DevStack %s (%s)' % (branch, job)
 
 
 def explanation(capability, deployment, status):
@@ -49,6 +59,12 @@ def judge_cell(capability, deployment, cell, embedded):
     embedded series' cell: marked when it differs, and as expected only
     when the guideline explains the difference."""
     cell = dict(cell)
+    if cell['status'] == NOT_IN_SCOPE:
+        # Not run there (a job's seeds are a part of the suite): nothing
+        # to compare, nothing claimed.
+        cell.update(differs=False, as_expected=True,
+                    note='not run by this deployment\'s job')
+        return cell
     cell['differs'] = embedded is not None and (
         cell['status'] != embedded['status'])
     if cell['differs']:

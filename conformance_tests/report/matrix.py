@@ -82,11 +82,13 @@ def column(series, report=None, error=None, build_seconds=None,
     return col
 
 
-def deployment_column(name, report, compare_with, versions=None):
-    """A packaged deployment's column (its admin run's report.json),
-    judged against the embedded column of series ``compare_with``;
-    ``versions``: its packages' (a vendor-style run's report has none)."""
-    col = column(deployments.LABELS.get(name, name), report)
+def deployment_column(name, report, compare_with, versions=None,
+                      label=None):
+    """A deployment's column (a packaged cloud's admin run, a DevStack
+    job's run: its report.json), judged against the embedded column of
+    series ``compare_with``; ``versions``: its packages' (a vendor-style
+    run's report has none); ``label``: its header, else LABELS'."""
+    col = column(label or deployments.LABELS.get(name, name), report)
     col.update(deployment=name, compare_with=compare_with)
     if versions and not col['versions']:
         col['versions'] = versions

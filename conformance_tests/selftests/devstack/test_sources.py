@@ -138,11 +138,20 @@ class NodeLimitsTest(testtools.TestCase):
         said = []
         localrc = {'ENABLE_ZSWAP': True, 'ADMIN_PASSWORD': 'x'}
         got = deploy.with_node_limits(localrc, said.append)
-        self.assertEqual({'ENABLE_ZSWAP': False, 'ADMIN_PASSWORD': 'x'},
-                         got)
+        self.assertEqual(dict(deploy.NODE_LIMITS, ADMIN_PASSWORD='x'), got)
         self.assertEqual(True, localrc['ENABLE_ZSWAP'])
         self.assertEqual(1, len(said))
         self.assertIn('ENABLE_ZSWAP=False on this node', said[0])
+
+    def test_kernel_tuning_a_container_cannot_do_is_off(self):
+        said = []
+        localrc = {'ENABLE_SYSCTL_MEM_TUNING': True,
+                   'ENABLE_SYSCTL_NET_TUNING': True}
+        got = deploy.with_node_limits(localrc, said.append)
+        self.assertEqual(False, got['ENABLE_SYSCTL_MEM_TUNING'])
+        self.assertEqual(False, got['ENABLE_SYSCTL_NET_TUNING'])
+        self.assertEqual(False, got['ENABLE_ZSWAP'])
+        self.assertEqual(2, len(said), said)
 
 
 class HostTest(testtools.TestCase):
@@ -159,3 +168,77 @@ class HostTest(testtools.TestCase):
             e = self.assertRaises(container.ContainerError,
                                   container.require_host)
         self.assertIn('systemd-container', str(e))
+
+    def test_root_on_debian_installs_systemd_container_first(self):
+        said, ran = [], []
+        found = {'apt-get': '/usr/bin/apt-get'}
+
+        def installed(cmd, log, what, env=None):
+            ran.append(cmd)
+            found['systemd-nspawn'] = '/usr/bin/systemd-nspawn'
+
+        with mock.patch('os.geteuid', return_value=0), \
+                mock.patch('shutil.which', side_effect=found.get), \
+                mock.patch.object(container.chroot, 'run_logged',
+                                  side_effect=installed):
+            container.require_host(said.append, '/nowhere/host.log')
+        self.assertEqual([['apt-get', 'install', '-y', '-q',
+                           'systemd-container']], ran)
+        self.assertIn('installing systemd-container', said[0])
+
+
+class StackLogCauseTest(testtools.TestCase):
+    """stack.sh's failure, read from a devstacklog as DevStack writes it."""
+
+    PREFIX = '2026-12-04 16:56:03.631 | '
+
+    def _log(self, *texts):
+        return [self.PREFIX + t for t in texts]
+
+    def test_the_trapped_function_and_its_error_output(self):
+        lines = self._log(
+            '+ ./stack.sh:main:517                      :   trap exit_trap'
+            ' EXIT',
+            'ERROR: an old harmless line long before',
+            '+ lib/host:configure_ksm:19                :   sudo tee '
+            '/sys/kernel/mm/ksm/run',
+            '+ lib/host:configure_ksm:19                :   echo 0',
+            'tee: /sys/kernel/mm/ksm/run: Read-only file system',
+            '0',
+            '+ lib/host:configure_ksm:1                 :   exit_trap',
+            '+ ./stack.sh:exit_trap:519                 :   local r=1',
+            'Error on exit')
+        self.assertEqual('lib/host:configure_ksm: tee: /sys/kernel/mm/ksm/'
+                         'run: Read-only file system',
+                         deploy.stack_log_cause(lines))
+
+    def test_devstacks_own_error_line_wins(self):
+        lines = self._log(
+            '[ERROR] /opt/stack/devstack/functions-common:643 git call '
+            'failed: [git clone foo]',
+            'some unrelated failure text after it',
+            '+ functions-common:git_clone:643           :   exit_trap')
+        self.assertEqual(
+            'functions-common:git_clone: [ERROR] /opt/stack/devstack/'
+            'functions-common:643 git call failed: [git clone foo]',
+            deploy.stack_log_cause(lines))
+
+    def test_a_log_that_never_trapped_has_no_cause(self):
+        self.assertIsNone(deploy.stack_log_cause(self._log(
+            '+ ./stack.sh:main:1 :   echo hello', 'hello')))
+
+
+class JudgedReleaseTest(testtools.TestCase):
+
+    def test_a_master_job_run_on_a_stable_branch_is_judged_by_it(self):
+        said = []
+        self.assertEqual('2026.1', deploy.judged_release(
+            'master', 'stable/2026.1', {}, said.append))
+        self.assertIn("judged by 2026.1's expectations", said[0])
+
+    def test_a_job_on_its_own_branch_or_naming_its_release_is_left(self):
+        self.assertIsNone(deploy.judged_release(
+            'stable/2025.1', 'stable/2025.1', {}, None))
+        self.assertIsNone(deploy.judged_release(
+            'master', 'stable/2026.1', {'conformance_release': '2025.1'},
+            None))

@@ -134,3 +134,31 @@ class MatrixColumnTest(testtools.TestCase):
             matrix.deployment_column(NAME, _report({'a.c': 'partial'}),
                                      '2025.1')])
         self.assertFalse(table['columns'][-1]['as_expected'])
+
+    def test_a_devstack_job_claims_nothing_of_seeds_it_did_not_run(self):
+        caps = [{'id': 'a.b', 'rule': 'r', 'by_deployment': {}},
+                {'id': 'a.c', 'rule': 'r', 'by_deployment': {}}]
+        table = matrix.build(caps, [
+            matrix.column('2026.1', _report({'a.b': 'pass', 'a.c': 'pass'})),
+            matrix.deployment_column(
+                deployment.DEVSTACK, _report({'a.b': 'pass',
+                                              'a.c': 'not-in-scope'}),
+                '2026.1', label=deployment.devstack_label(
+                    'conformance-placement', 'stable/2026.1'))])
+        col = table['columns'][-1]
+        self.assertEqual('DevStack stable/2026.1 (conformance-placement)',
+                         col['series'])
+        self.assertTrue(col['as_expected'])
+        out_of_job = table['rows'][1]['cells'][-1]
+        self.assertEqual(('not-in-scope', False),
+                         (out_of_job['status'], out_of_job['differs']))
+        self.assertIn('not run by this deployment', out_of_job['note'])
+
+    def test_a_devstack_difference_needs_its_own_explanation(self):
+        # Debian 13's reason is not DevStack's.
+        caps = [{'id': 'a.b', 'rule': 'r', 'by_deployment': NO_SERVICE}]
+        table = matrix.build(caps, [
+            matrix.column('2026.1', _report({'a.b': 'pass'})),
+            matrix.deployment_column(deployment.DEVSTACK, _report(
+                {'a.b': 'not-applicable'}), '2026.1', label='DevStack x')])
+        self.assertFalse(table['columns'][-1]['as_expected'])

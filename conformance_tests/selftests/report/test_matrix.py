@@ -182,3 +182,23 @@ class PackagedOptionTest(testtools.TestCase):
             json.dump({'capabilities': []}, f)
         self.assertEqual({'capabilities': []},
                          matrix_cmd.packaged_report(d, ['2025.1']))
+
+    def test_devstack_column_needs_a_finished_job_of_a_series_run(self):
+        from conformance_tests.cmd.errors import CommandError
+        d = self.useFixture(fixtures.TempDir()).path
+        e = self.assertRaises(CommandError, matrix_cmd.devstack_column, d,
+                              ['2026.1'])
+        self.assertIn('run `conformance devstack run --job JOB', str(e))
+        os.makedirs(os.path.join(d, 'logs', 'conformance'))
+        with open(os.path.join(d, 'logs', 'job.json'), 'w') as f:
+            json.dump({'job': 'conformance-placement',
+                       'branch': 'stable/2026.1', 'series': '2026.1'}, f)
+        with open(os.path.join(d, 'logs', 'conformance', 'report.json'),
+                  'w') as f:
+            json.dump({'capabilities': [], 'summary': {}}, f)
+        e = self.assertRaises(CommandError, matrix_cmd.devstack_column, d,
+                              ['2026.2'])
+        self.assertIn('ran on stable/2026.1: add --release 2026.1', str(e))
+        col = matrix_cmd.devstack_column(d, ['2026.1', '2026.2'])
+        self.assertEqual(('DevStack stable/2026.1 (conformance-placement)',
+                          '2026.1'), (col['series'], col['compare_with']))
