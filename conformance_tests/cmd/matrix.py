@@ -101,6 +101,7 @@ def devstack_column(workdir, series_list):
         report = json.load(f)
     return matrix_report.deployment_column(
         deployment.DEVSTACK, report, record['series'],
+        versions=record.get('versions'),
         label=deployment.devstack_label(record['job'], record['branch']))
 
 

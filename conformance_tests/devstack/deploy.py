@@ -219,9 +219,9 @@ class Run(object):
         # An earlier run's report must never be read as this run's.
         shutil.rmtree(self.logs, ignore_errors=True)
         os.makedirs(self.logs)
-        _write_json(os.path.join(self.logs, JOB_RECORD), {
-            'job': job_name, 'branch': branch,
-            'series': sources.series_of(branch)})
+        record = {'job': job_name, 'branch': branch,
+                  'series': sources.series_of(branch)}
+        _write_json(os.path.join(self.logs, JOB_RECORD), record)
         started = time.monotonic()
         container.build(self.say)
         self.say('devstack: node root ready (%.0f s)' % (
@@ -242,6 +242,8 @@ class Run(object):
             devstack_src, cache, self.say)
         for canonical, why in missing:
             self.say('devstack: %s not on the node: %s' % (canonical, why))
+        record['versions'] = sources.release_versions(required, branch)
+        _write_json(os.path.join(self.logs, JOB_RECORD), record)
         nspawn, leader = self.node.boot(self.say)
         state = read_state(self.workdir)
         state.update({'nspawn': nspawn, 'leader': leader,

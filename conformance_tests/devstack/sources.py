@@ -185,6 +185,19 @@ def _change(repo):
                 'the working tree of %s' % repo).strip()
 
 
+def release_versions(projects, branch):
+    """{PyPI name: version} of the ``projects`` lay_out takes from
+    their release sdists on ``branch`` (the matrix's column header)."""
+    versions = services_versions(series_of(branch))
+    found = {}
+    for canonical in projects:
+        short = canonical.rsplit('/', 1)[-1]
+        name = PYPI_NAMES.get(short, short)
+        if short not in FROM_TARBALLS and versions.get(releases.norm(name)):
+            found[name] = versions[releases.norm(name)]
+    return found
+
+
 def lay_out(src_root, projects, branch, devstack_src, cache, say):
     """One repository per project under ``src_root``; returns the list of
     projects left out, each with its reason."""

@@ -10,11 +10,11 @@ the difference. A series whose run gave no report (its virtualenv could
 not be built, its cloud did not start) is a column of ``error`` cells
 with that one line.
 
-A packaged deployment's column (``deployment_column``; `conformance
-matrix --packaged`) comes after the series and is compared with its own
-series' embedded column, not the newest: a differing cell is as expected
-only where the guideline's ``by_deployment`` says why
-(report/deployment.py).
+A deployment's column (``deployment_column``; `conformance matrix
+--packaged` for Debian 13's, `--devstack` for a DevStack job's) comes
+after the series and is compared with its own series' embedded column,
+not the newest: a differing cell is as expected only where the
+guideline's ``by_deployment`` says why (report/deployment.py).
 """
 
 import html
@@ -164,7 +164,7 @@ def markdown(matrix):
     cols = matrix['columns']
     lines = ['# Conformance by release', '',
              'Cells marked %s differ from the newest series, %s (a '
-             'packaged deployment\'s: from its series\' embedded cloud).'
+             'deployment\'s: from its series\' embedded cloud).'
              % (MARK, matrix['newest']), '', '## Series', '']
     for col in cols:
         timing = []
@@ -219,7 +219,7 @@ def to_html(matrix):
         'td.differs{background:#ffe08a;font-weight:bold}'
         '</style></head><body><h1>Conformance by release</h1>'
         '<p>Cells marked %s differ from the newest series, %s (a '
-        'packaged deployment\'s: from its series\' embedded cloud).</p>'
+        'deployment\'s: from its series\' embedded cloud).</p>'
         '<table id="matrix"><thead><tr><th>capability</th>%s</tr></thead>'
         '<tbody>%s</tbody></table>%s</body></html>\n' % (
             MARK, esc(matrix['newest']), head, ''.join(body), ''.join(

@@ -242,3 +242,14 @@ class JudgedReleaseTest(testtools.TestCase):
         self.assertIsNone(deploy.judged_release(
             'master', 'stable/2026.1', {'conformance_release': '2025.1'},
             None))
+
+
+class ReleaseVersionsTest(testtools.TestCase):
+
+    def test_the_sdists_versions_not_the_tarballs_or_the_missing(self):
+        got = sources.release_versions(
+            ['opendev.org/openstack/devstack',
+             'opendev.org/openstack/placement',
+             'opendev.org/openstack/neutron'], 'stable/2026.1')
+        self.assertEqual({'openstack-placement': sources.services_versions(
+            '2026.1')['openstack-placement']}, got)

@@ -401,6 +401,22 @@ class RealTreesTest(testtools.TestCase):
              'tls-proxy', 'file_tracker', 'memory_tracker',
              'openstack-cli-server'}, enabled)
 
+    def test_no_job_runs_a_service_no_seed_uses(self):
+        # Cinder, its etcd, swift and noVNC: the embedded cloud proves
+        # every capability without them, and a gate node (or this
+        # machine's) spends minutes on them or cannot fetch them (etcd
+        # from GitHub).
+        unused = {'c-api', 'c-bak', 'c-sch', 'c-vol', 'etcd3', 's-account',
+                  's-container', 's-object', 's-proxy', 'n-novnc'}
+        for name in zuul_jobs.job_names(self.registry, OWN):
+            if name == 'conformance-self-check':
+                continue
+            job = zuul_jobs.resolve(self.registry, name, 'master',
+                                    own_project=OWN)
+            enabled = {service for service, on in
+                       job.vars['devstack_services'].items() if on}
+            self.assertEqual(set(), enabled & unused, name)
+
     def test_every_job_installs_tempest_under_its_requirements(self):
         # DevStack's default fetches releases.openstack.org's copy, not
         # the requirements checkout the job has.

@@ -192,7 +192,8 @@ class PackagedOptionTest(testtools.TestCase):
         os.makedirs(os.path.join(d, 'logs', 'conformance'))
         with open(os.path.join(d, 'logs', 'job.json'), 'w') as f:
             json.dump({'job': 'conformance-placement',
-                       'branch': 'stable/2026.1', 'series': '2026.1'}, f)
+                       'branch': 'stable/2026.1', 'series': '2026.1',
+                       'versions': {'tempest': '46.2.0'}}, f)
         with open(os.path.join(d, 'logs', 'conformance', 'report.json'),
                   'w') as f:
             json.dump({'capabilities': [], 'summary': {}}, f)
@@ -201,4 +202,6 @@ class PackagedOptionTest(testtools.TestCase):
         self.assertIn('ran on stable/2026.1: add --release 2026.1', str(e))
         col = matrix_cmd.devstack_column(d, ['2026.1', '2026.2'])
         self.assertEqual(('DevStack stable/2026.1 (conformance-placement)',
-                          '2026.1'), (col['series'], col['compare_with']))
+                          '2026.1', {'tempest': '46.2.0'}),
+                         (col['series'], col['compare_with'],
+                          col['versions']))
