@@ -22,6 +22,7 @@ import glob
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -554,31 +555,71 @@ def _write(root, path, text, mode=0o644):
 #: starts with "+" ("+ lib/host:configure_ksm:19 :   sudo tee ...").
 _LOG_LINE = re.compile(r'^\d{4}-\d\d-\d\d [\d:.]+ \| ?(.*)$')
 _TRACE = re.compile(r'^\++ (\S+):\d+\s+:\s+(.*)$')
+#: A frame of DevStack's [Call Trace]: "<file>:<line>:<function>".
+_FRAME = re.compile(r'^\S+:\d+:\S+$')
+_DIE = re.compile(r'^\++ \S+\s+:\s+die (.*)$')
 _ERRORISH = re.compile(r'error|fail|denied|read-only|not found|no such|'
                        r'cannot|unable|refused', re.IGNORECASE)
 
 
 def stack_log_cause(lines, window=40):
-    """Why stack.sh stopped, from its devstacklog lines: "<function>:
-    <message>". The function is the one whose command trapped
-    (``exit_trap``); the message is DevStack's own [ERROR] line before
-    it, else the last output line before it that reads like an error,
-    else the last output line. None when the log never reached the
-    trap."""
+    """Why stack.sh stopped, from its devstacklog lines: "<where>:
+    <message>". Where: the functions of DevStack's [Call Trace] (a
+    ``die``), else the function whose command trapped (``exit_trap``).
+    The message: what was given to ``die`` (with the output just before
+    it), else DevStack's own [ERROR] line, else the last output line
+    that reads like an error, else the last output line. None when the
+    log never reached either."""
     texts = [_LOG_LINE.match(line) for line in lines]
     texts = [m.group(1) if m else line for m, line in zip(texts, lines)]
     trap = next((k for k, t in enumerate(texts)
                  if t.startswith('+') and t.rstrip().endswith(
                      ':   exit_trap')), None)
-    if trap is None:
+    calls = next((k for k, t in enumerate(texts)
+                  if t.strip() == '[Call Trace]'), None)
+    ends = [k for k in (trap, calls) if k is not None]
+    if not ends:
         return None
-    where = _TRACE.match(texts[trap])
-    before = texts[max(0, trap - window):trap]
+    end = min(ends)
+    if end == calls:
+        frames = []
+        for text in texts[calls + 1:]:
+            if not _FRAME.match(text.strip()):
+                break
+            frames.append(text.strip().rsplit(':', 1)[-1])
+        where = ' > '.join([f for f in frames if f != 'die'][-2:])
+    else:
+        traced = _TRACE.match(texts[trap])
+        where = traced.group(1) if traced else ''
+    before = texts[max(0, end - window):end]
     output = [t.strip() for t in before
               if t.strip() and not t.startswith('+')]
-    message = (next((t for t in reversed(output) if '[ERROR]' in t), None)
-               or next((t for t in reversed(output)
-                        if _ERRORISH.search(t)), None)
-               or (output[-1] if output else 'no output before it'))
-    return '%s: %s' % (where.group(1) if where else 'stack.sh',
-                       message[:300])
+    # DevStack's die: its traced call holds the whole message (the
+    # [ERROR] line it prints may be cut short), and the lines just
+    # before it often name what is at fault.
+    died = [k for k, t in enumerate(before) if _DIE.match(t)]
+    if died:
+        message = _unquoted(_DIE.match(before[died[-1]]).group(1))
+        context = [t.strip() for t in before[max(0, died[-1] - 6):died[-1]]
+                   if t.strip() and not t.startswith('+')][-2:]
+        if context:
+            message += ' (%s)' % ' '.join(context)
+    else:
+        message = (next((t for t in reversed(output) if '[ERROR]' in t),
+                        None)
+                   or next((t for t in reversed(output)
+                            if _ERRORISH.search(t)), None)
+                   or (output[-1] if output else 'no output before it'))
+    return '%s: %s' % (where or 'stack.sh', message[:400])
+
+
+def _unquoted(words):
+    """die's traced arguments as the shell gave them, joined, without
+    the line number most callers pass first (``die $LINENO "..."``)."""
+    try:
+        split = shlex.split(words)
+    except ValueError:
+        return words
+    if len(split) > 1 and split[0].isdigit():
+        split = split[1:]
+    return ' '.join(split)

@@ -223,6 +223,54 @@ class StackLogCauseTest(testtools.TestCase):
             'functions-common:643 git call failed: [git clone foo]',
             deploy.stack_log_cause(lines))
 
+    def test_dies_whole_message_over_its_cut_error_line(self):
+        lines = self._log(
+            '++ functions:get_extra_file:77              :   die '
+            "'https://x/etcd.tar.gz could not be downloaded'",
+            '[ERROR] /opt/stack/devstack/functions:https://x/etcd.tar.gz '
+            'could',
+            '+ lib/etcd3:install_etcd3:1                :   exit_trap')
+        self.assertEqual('lib/etcd3:install_etcd3: https://x/etcd.tar.gz '
+                         'could not be downloaded',
+                         deploy.stack_log_cause(lines))
+        lines = self._log(
+            '+ functions-common:git_clone:643           :   die 643 '
+            "'Cloning not allowed in this configuration'",
+            '+ functions-common:git_clone:1             :   exit_trap')
+        self.assertEqual('functions-common:git_clone: Cloning not allowed '
+                         'in this configuration',
+                         deploy.stack_log_cause(lines))
+
+    def test_a_die_names_its_call_trace_and_what_came_before(self):
+        # die exits without the traced exit_trap line; its [Call Trace]
+        # says where.
+        lines = self._log(
+            '+ functions-common:git_clone:618           :   echo \'The '
+            '/opt/stack/neutron project was not found\'',
+            'The /opt/stack/neutron project was not found; if this is a '
+            'gate job, add',
+            'the project to the $PROJECTS variable in the job definition.',
+            '+ functions-common:git_clone:620           :   die 620 '
+            "'ERROR_ON_CLONE is set to True so cloning not allowed in this "
+            "configuration'",
+            '+ functions-common:die:288                 :   local '
+            'exitcode=0',
+            '[Call Trace]',
+            './stack.sh:950:stack_install_service',
+            '/opt/stack/devstack/lib/stack:32:install_neutron',
+            '/opt/stack/devstack/lib/neutron:525:git_clone',
+            '/opt/stack/devstack/functions-common:620:die',
+            '[ERROR] /opt/stack/devstack/functions-common:620 ERROR_ON_'
+            'CLONE is set to True so cloning not allowed in this '
+            'configuration',
+            'Error on exit')
+        self.assertEqual(
+            'install_neutron > git_clone: ERROR_ON_CLONE is set to True so '
+            'cloning not allowed in this configuration (The /opt/stack/'
+            'neutron project was not found; if this is a gate job, add the '
+            'project to the $PROJECTS variable in the job definition.)',
+            deploy.stack_log_cause(lines))
+
     def test_a_log_that_never_trapped_has_no_cause(self):
         self.assertIsNone(deploy.stack_log_cause(self._log(
             '+ ./stack.sh:main:1 :   echo hello', 'hello')))

@@ -17,6 +17,7 @@ import fixtures
 import testtools
 
 from conformance_tests.devstack import container
+from conformance_tests.devstack import deploy
 from conformance_tests.devstack import sources
 from conformance_tests.devstack import zuul_jobs
 
@@ -438,3 +439,55 @@ class RealTreesTest(testtools.TestCase):
             if name != 'conformance-self-check':
                 zuul_jobs.resolve(self.registry, name, 'master',
                                   own_project=OWN)
+
+
+class StableBranchesTest(testtools.TestCase):
+    """Each job through the DevStack of the branch it runs on: a service
+    may be named otherwise there (q-ovn-metadata-agent before 2026.1)."""
+
+    NEUTRON = ('q-svc', 'q-agt', 'q-dhcp', 'q-l3', 'q-meta', 'q-metering',
+               'q-ovn-agent', 'q-ovn-metadata-agent', 'ovn-controller',
+               'ovn-northd', 'ovs-vswitchd', 'ovsdb-server')
+
+    def _registry(self, branch):
+        tarball = os.path.join(ROOT, '..', 'shared', 'upstream',
+                               'devstack-%s.tar.gz' % branch.replace('/',
+                                                                     '-'))
+        if not os.path.isfile(tarball):
+            self.skipTest('no DevStack tarball at %s' % os.path.normpath(
+                tarball))
+        devstack = self.useFixture(fixtures.TempDir()).path
+        with tarfile.open(tarball) as tar:
+            text = tar.extractfile('devstack/.zuul.yaml').read()
+        with open(os.path.join(devstack, '.zuul.yaml'), 'wb') as f:
+            f.write(text)
+        # devstack-tempest, between our jobs and DevStack's, is Tempest's
+        tempest_tree = os.path.join(devstack, 'tempest')
+        version = sources.services_versions(sources.series_of(branch))[
+            'tempest']
+        sources.extract(sources.sdist('tempest', version,
+                                      container.sdist_cache()),
+                        tempest_tree)
+
+        def files(root):
+            return sorted(os.path.relpath(p, root) for p in
+                          glob.glob(os.path.join(root, 'zuul.d', '*.yaml')))
+        return zuul_jobs.load([
+            zuul_jobs.Source(OWN, ROOT, files(ROOT), 'zuul.d/'),
+            zuul_jobs.Source(DEVSTACK, devstack, ['.zuul.yaml'],
+                             "DevStack's .zuul.yaml"),
+            zuul_jobs.Source(TEMPEST, tempest_tree, files(tempest_tree),
+                             "Tempest's zuul.d/")])
+
+    def test_the_placement_jobs_enable_no_neutron_on_their_branch(self):
+        for name in ('conformance-placement-2025-1',
+                     'conformance-placement-2024-1'):
+            branch = deploy.job_branch(name)
+            job = zuul_jobs.resolve(
+                self._registry(branch), name, branch, own_project=OWN,
+                external_parents=deploy.EXTERNAL_PARENTS)
+            self.assertIn('devstack', job.chain)
+            services = job.vars['devstack_services']
+            self.assertTrue(services.get('placement-api'), name)
+            self.assertEqual([], [s for s in self.NEUTRON
+                                  if services.get(s)], name)
