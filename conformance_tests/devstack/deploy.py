@@ -117,8 +117,7 @@ def read_state(workdir):
 
 
 def _write_state(workdir, state):
-    with open(state_path(workdir), 'w') as f:
-        json.dump(state, f, indent=1, sort_keys=True)
+    _write_json(state_path(workdir), state)
 
 
 def own_sources():

@@ -9,6 +9,7 @@ failure of the run, not a footnote.
 """
 
 from conformance_tests.packaged import layout as packaged_layout
+from conformance_tests.report import build
 
 #: The one packaged deployment today (cmd/packaged.py builds it).
 DEBIAN13 = packaged_layout.NAME
@@ -16,9 +17,6 @@ DEBIAN13 = packaged_layout.NAME
 DEVSTACK = 'devstack'
 #: How the matrix heads its column.
 LABELS = {DEBIAN13: 'Debian 13 packaged (%s)' % packaged_layout.RELEASE}
-#: A report's verdict for a capability the run did not take up (a job
-#: runs only its conformance_seeds): report/build.py's NOT_IN_SCOPE.
-NOT_IN_SCOPE = 'not-in-scope'
 
 
 def devstack_label(job, branch):
@@ -59,7 +57,7 @@ def judge_cell(capability, deployment, cell, embedded):
     embedded series' cell: marked when it differs, and as expected only
     when the guideline explains the difference."""
     cell = dict(cell)
-    if cell['status'] == NOT_IN_SCOPE:
+    if cell['status'] == build.NOT_IN_SCOPE:
         # Not run there (a job's seeds are a part of the suite): nothing
         # to compare, nothing claimed.
         cell.update(differs=False, as_expected=True,

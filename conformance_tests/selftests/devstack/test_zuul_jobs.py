@@ -23,8 +23,6 @@ from conformance_tests.devstack import zuul_jobs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
-DEVSTACK_TARBALL = os.path.join(ROOT, '..', 'shared', 'upstream',
-                                'devstack-master.tar.gz')
 OWN = 'opendev.org/openstack/openstack-conformance-tests'
 DEVSTACK = 'opendev.org/openstack/devstack'
 TEMPEST = 'opendev.org/openstack/tempest'
@@ -328,36 +326,44 @@ class SyntheticTest(testtools.TestCase):
         self.assertIn('cannot read zuul.d/none.yaml', str(e))
 
 
+def real_registry(test, branch):
+    """Our zuul.d/, DevStack's .zuul.yaml of ``branch`` (its tarball in
+    ../shared/upstream; ``test`` skips without it) and the zuul.d/ of
+    that series' Tempest (devstack-tempest is Tempest's job), as the
+    jobs of ``branch`` are frozen."""
+    tarball = os.path.join(ROOT, '..', 'shared', 'upstream',
+                           'devstack-%s.tar.gz' % branch.replace('/', '-'))
+    if not os.path.isfile(tarball):
+        test.skipTest('no DevStack tarball at %s' % os.path.normpath(
+            tarball))
+    devstack = test.useFixture(fixtures.TempDir()).path
+    with tarfile.open(tarball) as tar:
+        text = tar.extractfile('devstack/.zuul.yaml').read()
+    with open(os.path.join(devstack, '.zuul.yaml'), 'wb') as f:
+        f.write(text)
+    tempest_tree = os.path.join(devstack, 'tempest')
+    version = sources.services_versions(sources.series_of(branch))[
+        'tempest']
+    sources.extract(sources.sdist('tempest', version,
+                                  container.sdist_cache()), tempest_tree)
+
+    def files(root):
+        return sorted(os.path.relpath(p, root) for p in
+                      glob.glob(os.path.join(root, 'zuul.d', '*.yaml')))
+    return zuul_jobs.load([
+        zuul_jobs.Source(OWN, ROOT, files(ROOT), 'zuul.d/'),
+        zuul_jobs.Source(DEVSTACK, devstack, ['.zuul.yaml'],
+                         "DevStack's .zuul.yaml"),
+        zuul_jobs.Source(TEMPEST, tempest_tree, files(tempest_tree),
+                         "Tempest's zuul.d/")])
+
+
 class RealTreesTest(testtools.TestCase):
     """conformance-placement through DevStack master and Tempest."""
 
     def setUp(self):
         super().setUp()
-        if not os.path.isfile(DEVSTACK_TARBALL):
-            self.skipTest('no DevStack tarball at %s' % os.path.normpath(
-                DEVSTACK_TARBALL))
-        version = sources.services_versions(sources.NEWEST_SERIES)[
-            'tempest']
-        tempest_tree = os.path.join(self.useFixture(
-            fixtures.TempDir()).path, 'tempest')
-        sources.extract(sources.sdist('tempest', version,
-                                      container.sdist_cache()),
-                        tempest_tree)
-        devstack = self.useFixture(fixtures.TempDir()).path
-        with tarfile.open(DEVSTACK_TARBALL) as tar:
-            text = tar.extractfile('devstack/.zuul.yaml').read()
-        with open(os.path.join(devstack, '.zuul.yaml'), 'wb') as f:
-            f.write(text)
-
-        def files(root):
-            return sorted(os.path.relpath(p, root) for p in
-                          glob.glob(os.path.join(root, 'zuul.d', '*.yaml')))
-        self.registry = zuul_jobs.load([
-            zuul_jobs.Source(OWN, ROOT, files(ROOT), 'zuul.d/'),
-            zuul_jobs.Source(DEVSTACK, devstack, ['.zuul.yaml'],
-                             "DevStack's .zuul.yaml"),
-            zuul_jobs.Source(TEMPEST, tempest_tree, files(tempest_tree),
-                             "Tempest's zuul.d/")])
+        self.registry = real_registry(self, 'master')
 
     def test_conformance_placement_on_master(self):
         job = zuul_jobs.resolve(self.registry, 'conformance-placement',
@@ -449,42 +455,12 @@ class StableBranchesTest(testtools.TestCase):
                'q-ovn-agent', 'q-ovn-metadata-agent', 'ovn-controller',
                'ovn-northd', 'ovs-vswitchd', 'ovsdb-server')
 
-    def _registry(self, branch):
-        tarball = os.path.join(ROOT, '..', 'shared', 'upstream',
-                               'devstack-%s.tar.gz' % branch.replace('/',
-                                                                     '-'))
-        if not os.path.isfile(tarball):
-            self.skipTest('no DevStack tarball at %s' % os.path.normpath(
-                tarball))
-        devstack = self.useFixture(fixtures.TempDir()).path
-        with tarfile.open(tarball) as tar:
-            text = tar.extractfile('devstack/.zuul.yaml').read()
-        with open(os.path.join(devstack, '.zuul.yaml'), 'wb') as f:
-            f.write(text)
-        # devstack-tempest, between our jobs and DevStack's, is Tempest's
-        tempest_tree = os.path.join(devstack, 'tempest')
-        version = sources.services_versions(sources.series_of(branch))[
-            'tempest']
-        sources.extract(sources.sdist('tempest', version,
-                                      container.sdist_cache()),
-                        tempest_tree)
-
-        def files(root):
-            return sorted(os.path.relpath(p, root) for p in
-                          glob.glob(os.path.join(root, 'zuul.d', '*.yaml')))
-        return zuul_jobs.load([
-            zuul_jobs.Source(OWN, ROOT, files(ROOT), 'zuul.d/'),
-            zuul_jobs.Source(DEVSTACK, devstack, ['.zuul.yaml'],
-                             "DevStack's .zuul.yaml"),
-            zuul_jobs.Source(TEMPEST, tempest_tree, files(tempest_tree),
-                             "Tempest's zuul.d/")])
-
     def test_the_placement_jobs_enable_no_neutron_on_their_branch(self):
         for name in ('conformance-placement-2025-1',
                      'conformance-placement-2024-1'):
             branch = deploy.job_branch(name)
             job = zuul_jobs.resolve(
-                self._registry(branch), name, branch, own_project=OWN,
+                real_registry(self, branch), name, branch, own_project=OWN,
                 external_parents=deploy.EXTERNAL_PARENTS)
             self.assertIn('devstack', job.chain)
             services = job.vars['devstack_services']
