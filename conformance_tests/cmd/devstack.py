@@ -52,7 +52,8 @@ def add_parser(sub):
                 help='a directory holding devstack-<branch>.tar.gz and '
                      'requirements-<branch>.tar.gz (or devstack/ and '
                      'requirements/ checkouts); default: ../shared/'
-                     'upstream beside the checkout')
+                     'upstream beside the checkout, else beside the '
+                     'repository it was cloned from')
         if name == 'run':
             action.add_argument('--keep', action='store_true',
                                 help='leave the node up after the job')

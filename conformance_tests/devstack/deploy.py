@@ -55,11 +55,24 @@ REQUIREMENTS = 'opendev.org/openstack/requirements'
 PROXY_PORT = 3128
 
 
-def default_devstack_src():
+def default_devstack_src(checkout=None):
     """../shared/upstream beside the checkout, as the project's own
-    machines have it."""
-    return os.path.normpath(os.path.join(
-        paths.checkout() or os.getcwd(), os.pardir, 'shared', 'upstream'))
+    machines and CI have it, else beside the repository the checkout was
+    cloned from (a clone made anywhere of such a checkout); the first
+    when neither has it, for the error to name."""
+    checkout = checkout or paths.checkout() or os.getcwd()
+    roots = [checkout]
+    origin = subprocess.run(
+        ['git', '-C', checkout, 'remote', 'get-url', 'origin'],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    url = origin.stdout.strip()
+    if origin.returncode == 0 and url:
+        url = url[len('file://'):] if url.startswith('file://') else url
+        if os.path.isdir(url):
+            roots.append(url)
+    found = [os.path.normpath(os.path.join(root, os.pardir, 'shared',
+                                           'upstream')) for root in roots]
+    return next((path for path in found if os.path.isdir(path)), found[0])
 
 
 #: What a container node cannot do that a gate VM does, said to DevStack

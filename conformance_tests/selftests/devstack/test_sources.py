@@ -301,3 +301,29 @@ class ReleaseVersionsTest(testtools.TestCase):
              'opendev.org/openstack/neutron'], 'stable/2026.1')
         self.assertEqual({'openstack-placement': sources.services_versions(
             '2026.1')['openstack-placement']}, got)
+
+
+class DefaultSourcesTest(testtools.TestCase):
+
+    def _repo(self, path):
+        subprocess.run(['git', 'init', '-q', path], check=True)
+        return path
+
+    def test_beside_the_checkout_else_beside_its_origin(self):
+        top = self.useFixture(fixtures.TempDir()).path
+        upstream = os.path.join(top, 'shared', 'upstream')
+        os.makedirs(upstream)
+        main = self._repo(os.path.join(top, 'main'))
+        self.assertEqual(upstream, deploy.default_devstack_src(main))
+        elsewhere = self.useFixture(fixtures.TempDir()).path
+        clone = os.path.join(elsewhere, 'fresh')
+        subprocess.run(['git', 'clone', '-q', main, clone], check=True,
+                       stderr=subprocess.DEVNULL)
+        self.assertEqual(upstream, deploy.default_devstack_src(clone))
+
+    def test_neither_names_the_place_beside_the_checkout(self):
+        lone = self._repo(os.path.join(
+            self.useFixture(fixtures.TempDir()).path, 'lone'))
+        self.assertEqual(os.path.join(os.path.dirname(lone), 'shared',
+                                      'upstream'),
+                         deploy.default_devstack_src(lone))
