@@ -467,3 +467,43 @@ class StableBranchesTest(testtools.TestCase):
             self.assertTrue(services.get('placement-api'), name)
             self.assertEqual([], [s for s in self.NEUTRON
                                   if services.get(s)], name)
+
+    def test_a_job_without_neutron_makes_the_post_config_directory(self):
+        # DevStack before 2026.1 dies in merge_config_group on a
+        # post-config file whose directory is missing; the devstack job
+        # post-configs $NEUTRON_CONF, so a job that runs no neutron on
+        # such a branch names /etc/neutron in conformance_config_dirs
+        # (playbooks/devstack.yaml makes it).
+        checked = []
+        for branch in ('stable/2025.1', 'unmaintained/2024.1'):
+            self.assertFalse(_makes_config_dirs(branch), branch)
+            registry = real_registry(self, branch)
+            for name in zuul_jobs.job_names(registry, OWN):
+                if (name == 'conformance-self-check'
+                        or deploy.job_branch(name) != branch):
+                    continue
+                job = zuul_jobs.resolve(
+                    registry, name, branch, own_project=OWN,
+                    external_parents=deploy.EXTERNAL_PARENTS)
+                services = job.vars['devstack_services']
+                post = job.vars['devstack_local_conf'].get('post-config', {})
+                if ('$NEUTRON_CONF' in post
+                        and not any(services.get(s) for s in self.NEUTRON)):
+                    checked.append(name)
+                    self.assertIn('/etc/neutron', job.vars.get(
+                        'conformance_config_dirs', []), name)
+        self.assertEqual(['conformance-placement-2025-1',
+                          'conformance-placement-2024-1'], checked)
+        # The branch that makes the directory itself needs none.
+        self.assertTrue(_makes_config_dirs('stable/2026.1'))
+
+
+def _makes_config_dirs(branch):
+    """Whether ``branch``'s DevStack makes a post-config file's missing
+    directory (its inc/meta-config), read from its tarball."""
+    tarball = os.path.join(ROOT, '..', 'shared', 'upstream',
+                           'devstack-%s.tar.gz' % branch.replace('/', '-'))
+    with tarfile.open(tarball) as tar:
+        text = tar.extractfile('devstack/inc/meta-config').read().decode()
+    group = text[text.index('function merge_config_group'):]
+    return 'mkdir -p $dir' in group[:group.index('\n}')]

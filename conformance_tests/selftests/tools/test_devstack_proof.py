@@ -1,0 +1,44 @@
+"""tools/devstack_proof: what it counts as left of a node."""
+
+import json
+import os
+import subprocess
+
+import fixtures
+import testtools
+
+from conformance_tests.devstack import deploy
+from conformance_tests.tools import devstack_proof
+
+
+class LeftTest(testtools.TestCase):
+
+    def setUp(self):
+        super().setUp()
+        self.workdir = self.useFixture(fixtures.TempDir()).path
+
+    def test_nothing_left_of_a_node_that_is_down(self):
+        gone = subprocess.Popen(['true'])
+        gone.wait()
+        self.assertEqual([], devstack_proof.left(
+            self.workdir, None, {'nspawn': gone.pid, 'proxy': gone.pid}))
+
+    def test_a_live_process_and_a_state_file_are_left(self):
+        sleeper = subprocess.Popen(['sleep', '30'])
+        self.addCleanup(sleeper.wait)
+        self.addCleanup(sleeper.kill)
+        with open(deploy.state_path(self.workdir), 'w') as f:
+            json.dump({'job': 'j'}, f)
+        problems = devstack_proof.left(self.workdir, None,
+                                       {'proxy': sleeper.pid})
+        self.assertEqual(2, len(problems), problems)
+        self.assertIn('the proxy (pid %d) still runs' % sleeper.pid,
+                      problems[0])
+        self.assertIn('a state file is left', problems[1])
+
+    def test_processes_of_a_namespace_are_found(self):
+        # Our own pid namespace holds at least this process.
+        namespace = devstack_proof._namespace(os.getpid())
+        self.assertIn(os.getpid(), devstack_proof.in_namespace(namespace))
+        self.assertIn('processes left in the node',
+                      devstack_proof.left(self.workdir, namespace, {})[0])
