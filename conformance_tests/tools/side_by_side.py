@@ -21,12 +21,17 @@ every running command (each stops its own cloud), then the run exits.
 """
 
 import argparse
+import collections
 import shlex
 import signal
 import subprocess
 import sys
 import threading
 import time
+
+
+#: How many of a failed command's last lines the summary repeats.
+TAIL_LINES = 5
 
 
 class LaneError(Exception):
@@ -83,6 +88,8 @@ class Lanes(object):
         self.out = out
         self.width = max(len(name) for name, _ in lanes)
         self.results = {name: [] for name, _ in lanes}
+        #: The last lines a failed command printed, by lane.
+        self.tails = {}
         self.running = {}
         self.stopping = threading.Event()
         self._lock = threading.Lock()
@@ -123,15 +130,17 @@ class Lanes(object):
             self.say(name, 'command %d of %d: %s' % (
                 number, len(commands), shlex.join(command)))
             started = time.monotonic()
-            code = self._one(name, command)
+            tail = collections.deque(maxlen=TAIL_LINES)
+            code = self._one(name, command, tail)
             took = time.monotonic() - started
             self.results[name].append((command, code, took))
             self.say(name, 'command %d of %d exited %s in %.0f s' % (
                 number, len(commands), code, took))
             if code != 0:
+                self.tails[name] = list(tail)
                 return
 
-    def _one(self, name, command):
+    def _one(self, name, command, tail):
         try:
             process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -148,28 +157,37 @@ class Lanes(object):
         try:
             for line in process.stdout:
                 self.say(name, line.rstrip('\n'))
+                tail.append(line.rstrip('\n'))
             return process.wait()
         finally:
             with self._lock:
                 self.running.pop(name, None)
 
 
-def summary(lanes, results, took):
-    """The closing lines: every command's status and time, and whether
-    the whole run passed."""
-    lines, passed = [], True
+def summary(lanes, results, took, tails=None):
+    """The closing lines: every command's status and time, the last
+    lines of each failed command (``tails``, by lane), and whether the
+    whole run passed."""
+    lines, failed, passed = [], [], True
     for name, commands in lanes:
         done = results[name]
         for command, code, seconds in done:
             lines.append('%s: %s %s (%.0f s)' % (
                 name, 'ok' if code == 0 else 'FAILED (exit %s)' % code,
                 shlex.join(command), seconds))
+            if code != 0:
+                failed.append('%s: %s' % (name, shlex.join(command)))
             passed = passed and code == 0
         for command in commands[len(done):]:
             lines.append('%s: not run %s' % (name, shlex.join(command)))
             passed = False
-    lines.append('side by side: %s in %.0f s' % (
-        'every command passed' if passed else 'FAILED', took))
+    for name, tail in sorted((tails or {}).items()):
+        lines.append('%s: its failed command ended with:' % name)
+        lines.extend('%s:   %s' % (name, line) for line in tail)
+    # The last line names what failed: a log cut to its tail still says.
+    lines.append('side by side: %s in %.0f s%s' % (
+        'every command passed' if passed else 'FAILED', took,
+        ''.join('; failed: %s' % f for f in failed)))
     return passed, lines
 
 
@@ -190,7 +208,8 @@ def main(argv=None):
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-    passed, lines = summary(lanes, results, time.monotonic() - started)
+    passed, lines = summary(lanes, results, time.monotonic() - started,
+                            run.tails)
     for line in lines:
         print(line, flush=True)
     if run.stopping.is_set():

@@ -116,7 +116,26 @@ class RunTest(testtools.TestCase):
         self.assertTrue(summary[0].startswith('bad: FAILED (exit 1) false ('),
                         summary)
         self.assertIn('bad: not run echo never', summary)
-        self.assertEqual('side by side: FAILED in 2 s', summary[-1])
+        self.assertEqual('side by side: FAILED in 2 s; failed: bad: false',
+                         summary[-1])
+
+    def test_the_summary_repeats_a_failed_commands_last_lines(self):
+        # CI shows a log's tail: the cause must be in it, not only in
+        # the lane's lines an hour earlier.
+        out = io.StringIO()
+        parsed = side_by_side.parse_lanes([
+            '--lane', 'bad', py('print("\\n".join(map(str, range(9))))\n'
+                                'print("the cause"); raise SystemExit(3)'),
+            '--lane', 'good', 'true'])
+        lanes = side_by_side.Lanes(parsed, out)
+        results = lanes.run()
+        passed, summary = side_by_side.summary(parsed, results, 1.0,
+                                               lanes.tails)
+        self.assertFalse(passed)
+        self.assertEqual(['bad: its failed command ended with:',
+                          'bad:   5', 'bad:   6', 'bad:   7', 'bad:   8',
+                          'bad:   the cause'], summary[-7:-1])
+        self.assertNotIn('good: its failed command ended with:', summary)
 
     def test_a_command_that_cannot_start_is_a_failure(self):
         parsed, results, lines = self.run_lanes(
