@@ -26,14 +26,11 @@ from conformance_tests.common import ui
 from conformance_tests.devstack import deploy
 from conformance_tests.packaged import chroot
 from conformance_tests.packaged import processes
+from conformance_tests.tools.packaged_proof import conformance
 
 #: The node from the cache (or a root built by debootstrap), the job's
 #: pre-run playbooks, then stack.sh's first steps.
 KILL_WITHIN = 1200
-
-
-def conformance():
-    return os.path.join(os.path.dirname(sys.executable), 'conformance')
 
 
 def _namespace(pid):
