@@ -326,16 +326,23 @@ class SyntheticTest(testtools.TestCase):
         self.assertIn('cannot read zuul.d/none.yaml', str(e))
 
 
+def devstack_tarball(test, branch):
+    """DevStack's tarball of ``branch`` where `conformance devstack`
+    looks for it (../shared/upstream beside this checkout or beside the
+    repository it was cloned from); ``test`` skips without it."""
+    tarball = os.path.join(deploy.default_devstack_src(ROOT),
+                           'devstack-%s.tar.gz' % branch.replace('/', '-'))
+    if not os.path.isfile(tarball):
+        test.skipTest('no DevStack tarball at %s' % tarball)
+    return tarball
+
+
 def real_registry(test, branch):
     """Our zuul.d/, DevStack's .zuul.yaml of ``branch`` (its tarball in
     ../shared/upstream; ``test`` skips without it) and the zuul.d/ of
     that series' Tempest (devstack-tempest is Tempest's job), as the
     jobs of ``branch`` are frozen."""
-    tarball = os.path.join(ROOT, '..', 'shared', 'upstream',
-                           'devstack-%s.tar.gz' % branch.replace('/', '-'))
-    if not os.path.isfile(tarball):
-        test.skipTest('no DevStack tarball at %s' % os.path.normpath(
-            tarball))
+    tarball = devstack_tarball(test, branch)
     devstack = test.useFixture(fixtures.TempDir()).path
     with tarfile.open(tarball) as tar:
         text = tar.extractfile('devstack/.zuul.yaml').read()
@@ -476,7 +483,7 @@ class StableBranchesTest(testtools.TestCase):
         # (playbooks/devstack.yaml makes it).
         checked = []
         for branch in ('stable/2025.1', 'unmaintained/2024.1'):
-            self.assertFalse(_makes_config_dirs(branch), branch)
+            self.assertFalse(_makes_config_dirs(self, branch), branch)
             registry = real_registry(self, branch)
             for name in zuul_jobs.job_names(registry, OWN):
                 if (name == 'conformance-self-check'
@@ -495,15 +502,13 @@ class StableBranchesTest(testtools.TestCase):
         self.assertEqual(['conformance-placement-2025-1',
                           'conformance-placement-2024-1'], checked)
         # The branch that makes the directory itself needs none.
-        self.assertTrue(_makes_config_dirs('stable/2026.1'))
+        self.assertTrue(_makes_config_dirs(self, 'stable/2026.1'))
 
 
-def _makes_config_dirs(branch):
+def _makes_config_dirs(test, branch):
     """Whether ``branch``'s DevStack makes a post-config file's missing
     directory (its inc/meta-config), read from its tarball."""
-    tarball = os.path.join(ROOT, '..', 'shared', 'upstream',
-                           'devstack-%s.tar.gz' % branch.replace('/', '-'))
-    with tarfile.open(tarball) as tar:
+    with tarfile.open(devstack_tarball(test, branch)) as tar:
         text = tar.extractfile('devstack/inc/meta-config').read().decode()
     group = text[text.index('function merge_config_group'):]
     return 'mkdir -p $dir' in group[:group.index('\n}')]
