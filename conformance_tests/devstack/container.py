@@ -238,6 +238,38 @@ def _leader(nspawn_pid):
     return int(children[0]) if children else None
 
 
+def entering(leader):
+    """Pids of the machine's nsenter processes that entered the node
+    whose systemd is ``leader`` (see enter)."""
+    found = []
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            with open('/proc/%s/cmdline' % entry, 'rb') as f:
+                words = f.read().split(b'\0')
+        except OSError:
+            continue
+        if (os.path.basename(words[0]) == b'nsenter'
+                and words[1:3] == [b'--target', str(leader).encode()]):
+            found.append(int(entry))
+    return found
+
+
+def is_namespace_init(pid):
+    """Whether ``pid`` is the first process of a pid namespace of its
+    own (a node's systemd), not a pid reused by another process."""
+    try:
+        with open('/proc/%d/status' % pid) as f:
+            for line in f:
+                if line.startswith('NSpid:'):
+                    ids = line.split()[1:]
+                    return len(ids) > 1 and ids[-1] == '1'
+    except OSError:
+        pass
+    return False
+
+
 def enter(leader, argv, env=None, cwd='/'):
     """argv run inside the node: its namespaces, its root, its PATH, in
     ``cwd`` (a path in the node)."""

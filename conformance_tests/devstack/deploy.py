@@ -519,6 +519,14 @@ class Run(object):
     def down(self):
         """Stop the node and its proxy, undo every mount; idempotent."""
         state = read_state(self.workdir) or {}
+        if state.get('leader'):
+            # A killed run leaves its nsenter (ansible-playbook's way into
+            # the node) on the machine. The node's shutdown stops every
+            # process before it kills them; nsenter then stops itself
+            # with its child and never reaps it, and the node's systemd
+            # waits on that zombie for good. Nothing it runs is needed.
+            for pid in container.entering(state['leader']):
+                os.kill(pid, signal.SIGKILL)
         for key in ('proxy', 'nspawn'):
             pid = state.get(key)
             if pid and processes.alive(pid):
@@ -532,6 +540,11 @@ class Run(object):
             pid = state.get(key)
             if pid and processes.alive(pid):
                 os.kill(pid, signal.SIGKILL)
+        # The node's systemd too, if it outlived nspawn: its pid
+        # namespace, and every process in it, dies with it.
+        leader = state.get('leader')
+        if leader and container.is_namespace_init(leader):
+            os.kill(leader, signal.SIGKILL)
         chroot.unmount_all(self.node.root)
         # The node's writes (DevStack, its databases) go with it; the
         # logs stay in the workdir.
