@@ -185,6 +185,18 @@ def _change(repo):
                 'the working tree of %s' % repo).strip()
 
 
+def clone_change(repo, dest, branch):
+    """A clone of ``repo`` at dest whose ``branch`` is the change (see
+    _change): the tree a user builds from, without the checkout's
+    ignored files (workdirs, virtualenvs, a booted root under
+    .conformance). Returns the change's commit."""
+    change = _change(repo)
+    _git(repo, 'clone', '-q', '--no-hardlinks', repo, dest)
+    _git(dest, 'fetch', '-q', repo, change)
+    _git(dest, 'checkout', '-q', '-B', branch, change)
+    return change
+
+
 def release_versions(projects, branch):
     """{PyPI name: version} of the ``projects`` lay_out takes from
     their release sdists on ``branch`` (the matrix's column header)."""
@@ -211,11 +223,8 @@ def lay_out(src_root, projects, branch, devstack_src, cache, say):
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         if canonical == OWN_PROJECT:
             repo = own_checkout()
-            change = _change(repo)
+            change = clone_change(repo, dest, branch)
             say('devstack: %s at %s from %s' % (short, change[:7], repo))
-            _git(repo, 'clone', '-q', '--no-hardlinks', repo, dest)
-            _git(dest, 'fetch', '-q', repo, change)
-            _git(dest, 'checkout', '-q', '-B', branch, change)
             continue
         if short in FROM_TARBALLS:
             origin = tarball(devstack_src, short, branch)

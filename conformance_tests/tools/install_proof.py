@@ -40,6 +40,7 @@ import time
 
 from conformance_tests.cloud import releases
 from conformance_tests.common import ui
+from conformance_tests.devstack import sources
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -205,10 +206,12 @@ def _run(command, what, **kwargs):
 def build(dist):
     """The wheel built from this checkout (its sdist too, both checked
     by twine)."""
-    ui.say('building the sdist and the wheel (python -m build)')
     shutil.rmtree(dist, ignore_errors=True)
+    source = _source_tree(os.path.join(os.path.dirname(dist), 'src'))
+    ui.say('building the sdist and the wheel (python -m build) from %s' %
+           os.path.relpath(source))
     _run([sys.executable, '-m', 'build', '--sdist', '--wheel',
-          '--outdir', dist, ROOT], 'python -m build')
+          '--outdir', dist, source], 'python -m build')
     built = sorted(os.listdir(dist))
     wheels = [f for f in built if f.endswith('.whl')]
     sdists = [f for f in built if f.endswith('.tar.gz')]
@@ -219,6 +222,23 @@ def build(dist):
          [os.path.join(dist, f) for f in built], 'twine check')
     ui.say('built %s and %s; twine check passed' % (sdists[0], wheels[0]))
     return os.path.join(dist, wheels[0])
+
+
+def _source_tree(scratch):
+    """What a user builds from: a clone of this checkout's change (its
+    uncommitted edits included). setuptools walks the whole source
+    directory, symlinks followed, before it prunes, so building in the
+    checkout itself would walk .conformance too, where another proof
+    may be booting a root with /proc mounted in it. An unpacked sdist
+    (no .git) is built as it is."""
+    if not os.path.isdir(os.path.join(ROOT, '.git')):
+        return ROOT
+    shutil.rmtree(scratch, ignore_errors=True)
+    try:
+        sources.clone_change(ROOT, scratch, 'main')
+    except sources.SourceError as e:
+        raise InstallProofError(str(e))
+    return scratch
 
 
 def prove_series(series, python, wheel, venv):

@@ -1,11 +1,13 @@
 """tools/install_proof.py: what a listing or an install must show."""
 
 import os
+import subprocess
 
 import fixtures
 import testtools
 
 from conformance_tests.cloud import releases
+from conformance_tests.devstack import sources
 from conformance_tests.tools import install_proof
 
 OURS = ('conformance_tests.api.placement.test_x.XTest.test_a'
@@ -93,3 +95,44 @@ class EnvironmentTest(testtools.TestCase):
             'PIP_CONSTRAINT', '/somewhere/upper-constraints.txt'))
         self.assertNotIn('PIP_CONSTRAINT', install_proof.clean_env())
         self.assertEqual('x', install_proof.clean_env(HOME='x')['HOME'])
+
+
+class SourceTreeTest(testtools.TestCase):
+    """The wheel is built from what a user builds from, never from the
+    checkout's workdirs (CI: setuptools walked into a root another
+    proof was booting under .conformance, and the build failed)."""
+
+    def setUp(self):
+        super().setUp()
+        self.repo = self.useFixture(fixtures.TempDir()).path
+        self.useFixture(fixtures.MonkeyPatch(
+            'conformance_tests.tools.install_proof.ROOT', self.repo))
+        env = dict(os.environ, **sources.GIT_ENV)
+        self._write('.gitignore', '/.conformance/\n')
+        self._write('setup.cfg', '[metadata]\n')
+        for argv in (['init', '-q', '-b', 'main'], ['add', '-A'],
+                     ['commit', '-q', '-m', 'one']):
+            subprocess.run(['git', '-C', self.repo] + argv, check=True,
+                           env=env, stdout=subprocess.DEVNULL)
+
+    def _write(self, name, text):
+        path = os.path.join(self.repo, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+
+    def test_ignored_workdirs_stay_out_and_edits_come_in(self):
+        self._write('.conformance/packaged/root/etc/hostname', 'node\n')
+        self._write('setup.cfg', '[metadata]\nname = edited\n')
+        scratch = os.path.join(self.useFixture(fixtures.TempDir()).path,
+                               'src')
+        tree = install_proof._source_tree(scratch)
+        self.assertEqual(scratch, tree)
+        self.assertFalse(os.path.exists(os.path.join(tree, '.conformance')))
+        with open(os.path.join(tree, 'setup.cfg')) as f:
+            self.assertEqual('[metadata]\nname = edited\n', f.read())
+
+    def test_an_unpacked_sdist_is_built_where_it_is(self):
+        os.rename(os.path.join(self.repo, '.git'),
+                  os.path.join(self.repo, 'was-git'))
+        self.assertEqual(self.repo, install_proof._source_tree('unused'))
