@@ -33,6 +33,7 @@ import yaml
 
 from conformance_tests.common import paths
 from conformance_tests.devstack import container
+from conformance_tests.devstack import node_limits
 from conformance_tests.devstack import sources
 from conformance_tests.devstack import zuul_jobs
 from conformance_tests.devstack import zuul_vars
@@ -73,29 +74,6 @@ def default_devstack_src(checkout=None):
     found = [os.path.normpath(os.path.join(root, os.pardir, 'shared',
                                            'upstream')) for root in roots]
     return next((path for path in found if os.path.isdir(path)), found[0])
-
-
-#: What a container node cannot do that a gate VM does, said to DevStack
-#: in the job's localrc: it shares the machine's kernel, whose module
-#: parameters (/sys/module/zswap) and memory and network-core sysctls
-#: (vm.*, net.core.default_qdisc) it cannot write. DevStack master skips
-#: such a write with a warning; its stable branches stop stack.sh on it.
-#: (KSM has no switch that skips the write: container.py hides
-#: /sys/kernel/mm/ksm from the node instead.)
-NODE_LIMITS = {'ENABLE_ZSWAP': False, 'ENABLE_SYSCTL_MEM_TUNING': False,
-               'ENABLE_SYSCTL_NET_TUNING': False}
-
-
-def with_node_limits(localrc, say):
-    """The job's localrc with NODE_LIMITS over it; each change said."""
-    changed = dict(localrc)
-    for key, value in sorted(NODE_LIMITS.items()):
-        if localrc.get(key, value) != value:
-            say('devstack: %s=%s on this node (the job has %s): a '
-                'container shares the machine\'s kernel' % (
-                    key, value, localrc[key]))
-        changed[key] = value
-    return changed
 
 
 def judged_release(wanted, branch, job_vars, say):
@@ -355,8 +333,11 @@ class Run(object):
                                 self.node.root + SRC + '/' + DEVSTACK)
         node_vars = dict(job.vars)
         node_vars.update(job.host_vars.get(container.HOSTNAME, {}))
-        node_vars['devstack_localrc'] = with_node_limits(
-            node_vars.get('devstack_localrc') or {}, self.say)
+        (node_vars['devstack_localrc'],
+         node_vars['devstack_services']) = node_limits.apply(
+            node_vars.get('devstack_localrc') or {},
+            node_vars.get('devstack_services') or {}, self.say)
+        node_limits.write_fake_image(self.node.root)
         if release:
             node_vars['conformance_release'] = release
         node_vars['zuul'] = zuul_vars.zuul_dict(

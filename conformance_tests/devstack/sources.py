@@ -15,9 +15,10 @@ machine can reach:
   as Zuul gives the change;
 - every other project: its release sdist from PyPI, which holds every file
   of the repository (pbr), at the version the series' services file
-  names (``constraints/<series>.services.txt``). The repository is
-  tagged with that version, so pbr reads the release's version from git
-  as it does in a release checkout.
+  names (``constraints/<series>.services.txt``, and for what only
+  DevStack runs, such as neutron, ``<series>.devstack.txt``). The
+  repository is tagged with that version, so pbr reads the release's
+  version from git as it does in a release checkout.
 
 A required project none of these has (openstack-zuul-jobs' novnc, a
 project no services file pins) is left out and named in the layout's
@@ -74,15 +75,27 @@ def series_of(branch):
                       'unmaintained/<series>: give one of those' % branch)
 
 
+def devstack_file(series):
+    """The series' DevStack-only pins (constraints/<series>.devstack.txt):
+    projects a DevStack job lays out that the embedded cloud never
+    runs, kept out of the services file releases.py installs whole."""
+    return paths.data_path(os.path.join(releases.CONSTRAINTS_DIR,
+                                        series + '.devstack.txt'))
+
+
 def services_versions(series):
-    """{pypi name: version} of the series' services file."""
+    """{pypi name: version} of the series' services file and its
+    DevStack-only pins."""
     path = releases.services_file(series)
     if not os.path.exists(path):
         raise SourceError('no services file for series %s (%s): pick a '
                           'branch of %s' % (
                               series, path, ', '.join(releases.OLDER)))
     pins = {}
-    for line in releases.read_pins(path):
+    lines = releases.read_pins(path)
+    if os.path.exists(devstack_file(series)):
+        lines += releases.read_pins(devstack_file(series))
+    for line in lines:
         name, _, version = line.partition('===')
         pins[releases.norm(name)] = version.strip()
     return pins

@@ -11,6 +11,7 @@ from unittest import mock
 import fixtures
 import testtools
 
+from conformance_tests.cloud import releases
 from conformance_tests.devstack import container
 from conformance_tests.devstack import deploy
 from conformance_tests.devstack import sources
@@ -130,28 +131,6 @@ class NodesetTest(testtools.TestCase):
             deploy.DevStackError, deploy.nodeset_groups,
             {'name': 'two', 'nodes': [{'name': 'a'}, {'name': 'b'}]}, None)
         self.assertIn('nodeset two has 2 nodes', str(e))
-
-
-class NodeLimitsTest(testtools.TestCase):
-
-    def test_zswap_is_turned_off_and_said(self):
-        said = []
-        localrc = {'ENABLE_ZSWAP': True, 'ADMIN_PASSWORD': 'x'}
-        got = deploy.with_node_limits(localrc, said.append)
-        self.assertEqual(dict(deploy.NODE_LIMITS, ADMIN_PASSWORD='x'), got)
-        self.assertEqual(True, localrc['ENABLE_ZSWAP'])
-        self.assertEqual(1, len(said))
-        self.assertIn('ENABLE_ZSWAP=False on this node', said[0])
-
-    def test_kernel_tuning_a_container_cannot_do_is_off(self):
-        said = []
-        localrc = {'ENABLE_SYSCTL_MEM_TUNING': True,
-                   'ENABLE_SYSCTL_NET_TUNING': True}
-        got = deploy.with_node_limits(localrc, said.append)
-        self.assertEqual(False, got['ENABLE_SYSCTL_MEM_TUNING'])
-        self.assertEqual(False, got['ENABLE_SYSCTL_NET_TUNING'])
-        self.assertEqual(False, got['ENABLE_ZSWAP'])
-        self.assertEqual(2, len(said), said)
 
 
 class HostTest(testtools.TestCase):
@@ -298,9 +277,17 @@ class ReleaseVersionsTest(testtools.TestCase):
         got = sources.release_versions(
             ['opendev.org/openstack/devstack',
              'opendev.org/openstack/placement',
-             'opendev.org/openstack/neutron'], 'stable/2026.1')
+             'opendev.org/openstack/cinder'], 'stable/2026.1')
         self.assertEqual({'openstack-placement': sources.services_versions(
             '2026.1')['openstack-placement']}, got)
+
+    def test_devstack_only_projects_are_pinned_apart(self):
+        # neutron runs only in DevStack: laid out from its sdist, never
+        # installed into a release virtualenv.
+        for series in ('2024.1', '2025.1', '2026.1'):
+            self.assertIn('neutron', sources.services_versions(series))
+            with open(releases.services_file(series)) as f:
+                self.assertNotIn('neutron', f.read())
 
 
 class DefaultSourcesTest(testtools.TestCase):

@@ -1,0 +1,88 @@
+"""devstack/node_limits.py: what the job's DevStack is told on this node."""
+
+import os
+
+import fixtures
+import testtools
+
+from conformance_tests.devstack import node_limits
+
+# What conformance-compute has from the devstack base job (2024.1).
+OVN_SERVICES = {'q-svc': True, 'ovn-controller': True, 'ovn-northd': True,
+                'ovs-vswitchd': True, 'ovsdb-server': True,
+                'q-ovn-metadata-agent': True, 'g-api': True, 'n-cpu': True}
+CIRROS = 'http://download.cirros-cloud.net/0.6.2/cirros-0.6.2-x86_64-disk.img'
+
+
+class KernelTest(testtools.TestCase):
+
+    def test_zswap_is_turned_off_and_said(self):
+        said = []
+        localrc = {'ENABLE_ZSWAP': True, 'ADMIN_PASSWORD': 'x'}
+        got, _ = node_limits.apply(localrc, {}, said.append)
+        self.assertEqual(dict(node_limits.KERNEL, ADMIN_PASSWORD='x'), got)
+        self.assertEqual(True, localrc['ENABLE_ZSWAP'])
+        self.assertEqual(1, len(said))
+        self.assertIn('ENABLE_ZSWAP=False on this node', said[0])
+
+    def test_kernel_tuning_a_container_cannot_do_is_off(self):
+        said = []
+        localrc = {'ENABLE_SYSCTL_MEM_TUNING': True,
+                   'ENABLE_SYSCTL_NET_TUNING': True}
+        got, _ = node_limits.apply(localrc, {}, said.append)
+        self.assertEqual(False, got['ENABLE_SYSCTL_MEM_TUNING'])
+        self.assertEqual(False, got['ENABLE_SYSCTL_NET_TUNING'])
+        self.assertEqual(False, got['ENABLE_ZSWAP'])
+        self.assertEqual(2, len(said), said)
+
+
+class NeutronTest(testtools.TestCase):
+
+    def test_the_dataplane_is_off_and_neutron_server_stays(self):
+        said = []
+        localrc, services = node_limits.apply({}, OVN_SERVICES, said.append)
+        self.assertEqual(
+            {'q-svc', 'g-api', 'n-cpu'},
+            {name for name, on in services.items() if on})
+        for key, value in node_limits.NEUTRON_WITHOUT_DATAPLANE.items():
+            self.assertEqual(value, localrc[key])
+        self.assertTrue(OVN_SERVICES['ovn-northd'], 'the job is unchanged')
+        self.assertEqual(6, len(said), said)
+        self.assertIn('service ovn-northd off on this node', ' '.join(said))
+
+    def test_the_newer_agent_name_is_off_too(self):
+        _, services = node_limits.apply(
+            {}, {'neutron-api': True, 'q-ovn-agent': True}, [].append)
+        self.assertEqual(False, services['q-ovn-agent'])
+
+    def test_a_job_without_neutron_keeps_its_services(self):
+        localrc, services = node_limits.apply(
+            {}, {'placement-api': True, 'ovsdb-server': True}, [].append)
+        self.assertEqual(True, services['ovsdb-server'])
+        self.assertNotIn('Q_AGENT', localrc)
+
+
+class ImageTest(testtools.TestCase):
+
+    def test_a_fake_driver_job_gets_the_nodes_image(self):
+        said = []
+        localrc, _ = node_limits.apply(
+            {'VIRT_DRIVER': 'fake', 'IMAGE_URLS': CIRROS},
+            {'g-api': True}, said.append)
+        self.assertEqual('file://' + node_limits.FAKE_IMAGE,
+                         localrc['IMAGE_URLS'])
+        self.assertIn('the job has %s' % CIRROS, ' '.join(said))
+
+    def test_a_real_driver_keeps_its_images(self):
+        localrc, _ = node_limits.apply(
+            {'VIRT_DRIVER': 'libvirt', 'IMAGE_URLS': CIRROS},
+            {'g-api': True}, [].append)
+        self.assertEqual(CIRROS, localrc['IMAGE_URLS'])
+
+    def test_the_image_is_a_readable_file_devstack_uploads(self):
+        root = self.useFixture(fixtures.TempDir()).path
+        path = node_limits.write_fake_image(root)
+        self.assertEqual(root + node_limits.FAKE_IMAGE, path)
+        self.assertTrue(path.endswith('.raw'), 'DevStack: disk_format raw')
+        self.assertEqual(node_limits.FAKE_IMAGE_BYTES, os.path.getsize(path))
+        self.assertEqual(0o644, os.stat(path).st_mode & 0o777)
