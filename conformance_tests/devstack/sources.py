@@ -18,7 +18,10 @@ machine can reach:
   names (``constraints/<series>.services.txt``, and for what only
   DevStack runs, such as neutron, ``<series>.devstack.txt``). The
   repository is tagged with that version, so pbr reads the release's
-  version from git as it does in a release checkout.
+  version from git as it does in a release checkout;
+- os-test-images (required by DevStack's base job from 2025.1, on
+  neither PyPI nor ../shared/upstream): a stand-in that lists no image
+  (standin_projects/).
 
 A required project none of these has (openstack-zuul-jobs' novnc, a
 project no services file pins) is left out and named in the layout's
@@ -40,6 +43,13 @@ from conformance_tests.common import paths
 
 OWN_PROJECT = 'opendev.org/openstack/openstack-conformance-tests'
 FROM_TARBALLS = ('devstack', 'requirements')
+#: Required projects neither PyPI nor ../shared/upstream has, replaced by
+#: a minimal stand-in (standin_projects/README.md says what each leaves
+#: out).
+STANDIN_PROJECTS = {
+    name: os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       'standin_projects', name)
+    for name in ('os-test-images',)}
 #: PyPI's name where it is not the repository's.
 PYPI_NAMES = {'placement': 'openstack-placement'}
 #: master has no release on PyPI, and a release of one series does not
@@ -238,6 +248,12 @@ def lay_out(src_root, projects, branch, devstack_src, cache, say):
             repo = own_checkout()
             change = clone_change(repo, dest, branch)
             say('devstack: %s at %s from %s' % (short, change[:7], repo))
+            continue
+        if short in STANDIN_PROJECTS:
+            say('devstack: %s: a stand-in (%s)' % (short, os.path.relpath(
+                STANDIN_PROJECTS[short], os.path.dirname(__file__))))
+            shutil.copytree(STANDIN_PROJECTS[short], dest)
+            _commit(dest, branch)
             continue
         if short in FROM_TARBALLS:
             origin = tarball(devstack_src, short, branch)

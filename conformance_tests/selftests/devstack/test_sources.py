@@ -3,6 +3,7 @@ series a branch takes its services from, where DevStack's trees come
 from, the change as Zuul gives it, a job's branch and nodeset, and the
 one-line refusals."""
 
+import configparser
 import os
 import subprocess
 import tarfile
@@ -10,6 +11,7 @@ from unittest import mock
 
 import fixtures
 import testtools
+import yaml
 
 from conformance_tests.cloud import releases
 from conformance_tests.devstack import container
@@ -314,3 +316,26 @@ class DefaultSourcesTest(testtools.TestCase):
         self.assertEqual(os.path.join(os.path.dirname(lone), 'shared',
                                       'upstream'),
                          deploy.default_devstack_src(lone))
+
+
+class StandinProjectTest(testtools.TestCase):
+
+    def test_os_test_images_is_a_repository_tempest_can_read(self):
+        src = self.useFixture(fixtures.TempDir()).path
+        said = []
+        missing = sources.lay_out(
+            src, ['opendev.org/openstack/os-test-images'], 'stable/2025.1',
+            None, None, said.append)
+        self.assertEqual([], missing)
+        self.assertIn('os-test-images: a stand-in', said[0])
+        repo = os.path.join(src, 'opendev.org/openstack/os-test-images')
+        with open(os.path.join(repo, 'images', 'manifest.yaml')) as f:
+            # Tempest's test_images_formats reads this at discovery.
+            self.assertEqual({'images': []}, yaml.safe_load(f))
+        config = configparser.ConfigParser()
+        config.read(os.path.join(repo, 'tox.ini'))
+        self.assertIn('testenv:generate', config)
+        branch = subprocess.run(
+            ['git', '-C', repo, 'rev-parse', '--abbrev-ref', 'HEAD'],
+            stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+        self.assertEqual('stable/2025.1', branch)
