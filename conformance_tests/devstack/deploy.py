@@ -230,10 +230,11 @@ class Run(object):
                                       [sources.OWN_PROJECT]))
         missing = sources.lay_out(
             src_root, [p for p in required if p not in base], branch,
-            devstack_src, cache, self.say)
+            devstack_src, cache, self.say, job.override_checkouts)
         for canonical, why in missing:
             self.say('devstack: %s not on the node: %s' % (canonical, why))
-        record['versions'] = sources.release_versions(required, branch)
+        record['versions'] = sources.release_versions(
+            required, branch, job.override_checkouts)
         _write_json(os.path.join(self.logs, JOB_RECORD), record)
         nspawn, leader = self.node.boot(self.say)
         state = read_state(self.workdir)

@@ -51,7 +51,9 @@ STANDIN_PROJECTS = {
                        'standin_projects', name)
     for name in ('os-test-images',)}
 #: PyPI's name where it is not the repository's.
-PYPI_NAMES = {'placement': 'openstack-placement'}
+PYPI_NAMES = {'placement': 'openstack-placement', 'heat': 'openstack-heat'}
+#: An override-checkout that names a release, not a branch.
+RELEASE_TAG = re.compile(r'^\d+(\.\d+)+$')
 #: master has no release on PyPI, and a release of one series does not
 #: run under master's constraints (placement 15.0.0 reads
 #: [oslo_policy] enforce_scope, which master's oslo.policy no longer
@@ -220,23 +222,33 @@ def clone_change(repo, dest, branch):
     return change
 
 
-def release_versions(projects, branch):
+def release_versions(projects, branch, checkouts=None):
     """{PyPI name: version} of the ``projects`` lay_out takes from
-    their release sdists on ``branch`` (the matrix's column header)."""
+    their release sdists on ``branch`` (the matrix's column header):
+    the series' pin, or the release a job's override-checkout names
+    (``checkouts``: {canonical name: tag or branch})."""
     versions = services_versions(series_of(branch))
     found = {}
     for canonical in projects:
         short = canonical.rsplit('/', 1)[-1]
         name = PYPI_NAMES.get(short, short)
-        if short not in FROM_TARBALLS and versions.get(releases.norm(name)):
+        if short in FROM_TARBALLS or short in STANDIN_PROJECTS:
+            continue
+        tag = (checkouts or {}).get(canonical, '')
+        if RELEASE_TAG.match(tag):
+            found[name] = tag
+        elif versions.get(releases.norm(name)):
             found[name] = versions[releases.norm(name)]
     return found
 
 
-def lay_out(src_root, projects, branch, devstack_src, cache, say):
+def lay_out(src_root, projects, branch, devstack_src, cache, say,
+            checkouts=None):
     """One repository per project under ``src_root``; returns the list of
-    projects left out, each with its reason."""
-    versions = services_versions(series_of(branch))
+    projects left out, each with its reason. ``checkouts`` are the job's
+    override-checkouts: one that names a release tag picks that release
+    (senlin 16.0.0, retired after it), a branch changes nothing."""
+    versions = release_versions(projects, branch, checkouts)
     missing = []
     for canonical in projects:
         short = canonical.rsplit('/', 1)[-1]
@@ -266,7 +278,7 @@ def lay_out(src_root, projects, branch, devstack_src, cache, say):
             _commit(dest, branch)
             continue
         name = PYPI_NAMES.get(short, short)
-        version = versions.get(releases.norm(name))
+        version = versions.get(name)
         if not version:
             missing.append((canonical, 'no release of %s in %s' % (
                 name, os.path.basename(releases.services_file(

@@ -339,3 +339,26 @@ class StandinProjectTest(testtools.TestCase):
             ['git', '-C', repo, 'rev-parse', '--abbrev-ref', 'HEAD'],
             stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
         self.assertEqual('stable/2025.1', branch)
+
+
+class OverrideCheckoutTest(testtools.TestCase):
+
+    def test_a_release_tag_picks_that_release(self):
+        got = sources.release_versions(
+            ['opendev.org/openstack/senlin', 'opendev.org/openstack/nova'],
+            'stable/2025.1', {'opendev.org/openstack/senlin': '16.0.0'})
+        self.assertEqual('16.0.0', got['senlin'])
+        self.assertEqual(sources.services_versions('2025.1')['nova'],
+                         got['nova'])
+
+    def test_a_branch_changes_nothing(self):
+        got = sources.release_versions(
+            ['opendev.org/openstack/nova'], 'stable/2025.1',
+            {'opendev.org/openstack/nova': 'stable/2025.1'})
+        self.assertEqual(sources.services_versions('2025.1')['nova'],
+                         got['nova'])
+
+    def test_heat_is_found_under_its_pypi_name(self):
+        got = sources.release_versions(['opendev.org/openstack/heat'],
+                                       'stable/2024.1')
+        self.assertEqual({'openstack-heat': '22.0.1'}, got)
