@@ -86,3 +86,16 @@ class ImageTest(testtools.TestCase):
         self.assertTrue(path.endswith('.raw'), 'DevStack: disk_format raw')
         self.assertEqual(node_limits.FAKE_IMAGE_BYTES, os.path.getsize(path))
         self.assertEqual(0o644, os.stat(path).st_mode & 0o777)
+
+
+class IscsidTest(testtools.TestCase):
+
+    def test_iscsid_starts_only_with_an_iscsi_transport(self):
+        root = self.useFixture(fixtures.TempDir()).path
+        node_limits.write_node_files(root)
+        with open(root + node_limits.ISCSID_DROP_IN) as f:
+            text = f.read()
+        self.assertIn(
+            '[Unit]\nConditionPathExists=/sys/module/scsi_transport_iscsi',
+            text)
+        self.assertTrue(os.path.exists(root + node_limits.FAKE_IMAGE))
