@@ -338,7 +338,9 @@ class Run(object):
          node_vars['devstack_services']) = node_limits.apply(
             node_vars.get('devstack_localrc') or {},
             node_vars.get('devstack_services') or {}, self.say)
-        node_limits.write_node_files(self.node.root)
+        node_limits.write_fake_image(self.node.root)
+        for path, text in node_limits.node_files().items():
+            _write(self.node.root, path, text)
         if release:
             node_vars['conformance_release'] = release
         node_vars['zuul'] = zuul_vars.zuul_dict(

@@ -98,15 +98,10 @@ ISCSID_CONDITION = ('# conformance devstack: a container node has no iSCSI '
                     '/sys/module/scsi_transport_iscsi\n')
 
 
-def write_node_files(root):
-    """What the limits above need in the node's root before DevStack:
-    the fake driver's image and iscsid's condition."""
-    write_fake_image(root)
-    path = root + ISCSID_DROP_IN
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'w') as f:
-        f.write(ISCSID_CONDITION)
-    os.chmod(path, 0o644)
+def node_files():
+    """{path in the node: text} the limits above need before DevStack,
+    besides the fake image (deploy writes them into the root)."""
+    return {ISCSID_DROP_IN: ISCSID_CONDITION}
 
 
 def write_fake_image(root):

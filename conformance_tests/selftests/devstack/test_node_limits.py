@@ -5,6 +5,7 @@ import os
 import fixtures
 import testtools
 
+from conformance_tests.devstack import deploy
 from conformance_tests.devstack import node_limits
 
 # What conformance-compute has from the devstack base job (2024.1).
@@ -92,7 +93,9 @@ class IscsidTest(testtools.TestCase):
 
     def test_iscsid_starts_only_with_an_iscsi_transport(self):
         root = self.useFixture(fixtures.TempDir()).path
-        node_limits.write_node_files(root)
+        for path, text in node_limits.node_files().items():
+            deploy._write(root, path, text)
+        node_limits.write_fake_image(root)
         with open(root + node_limits.ISCSID_DROP_IN) as f:
             text = f.read()
         self.assertIn(
