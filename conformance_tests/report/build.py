@@ -1,4 +1,5 @@
-"""Per-capability verdicts, and the JSON and Markdown reports.
+"""Per-capability verdicts, and the JSON and Markdown reports (files.py
+writes them).
 
 The rules (each has a self-test in selftests/report/test_build.py):
 - A capability outside the run's scope is `not-in-scope` and never fails
@@ -17,9 +18,6 @@ The rules (each has a self-test in selftests/report/test_build.py):
   to do what the spec says, so `expected_fail` capabilities must pass.
 """
 
-import hashlib
-import json
-import os
 import re
 
 from conformance_tests.cloud import profiles
@@ -255,26 +253,6 @@ def not_as_expected(report):
             cap['id'], cap['status'], cap.get('expected', '?'),
             ': ' + evidence[0][:300] if evidence else ''))
     return lines
-
-
-def write(workdir, caps, summary):
-    """report.json, report.md and report.html; (their paths). The page
-    names report.json's sha256, so it is hashed as written, bytes."""
-    from conformance_tests.report import html  # it imports this module
-    os.makedirs(workdir, exist_ok=True)
-    json_path = os.path.join(workdir, 'report.json')
-    data = json.dumps({'capabilities': caps, 'summary': summary},
-                      indent=2).encode('utf-8')
-    with open(json_path, 'wb') as f:
-        f.write(data)
-    md_path = os.path.join(workdir, 'report.md')
-    with open(md_path, 'w') as f:
-        f.write(markdown(caps, summary))
-    html_path = os.path.join(workdir, html.NAME)
-    with open(html_path, 'w', encoding='utf-8') as f:
-        f.write(html.render(caps, summary,
-                            hashlib.sha256(data).hexdigest()))
-    return json_path, md_path, html_path
 
 
 def markdown(caps, summary):

@@ -5,6 +5,7 @@ publishes its run; `conformance report` publishes a stream again."""
 from conformance_tests.cloud import profiles
 from conformance_tests.common import ui
 from conformance_tests.report import build
+from conformance_tests.report import files
 
 #: A run's subunit stream, in its workdir.
 SUBUNIT = 'results.subunit'
@@ -30,7 +31,7 @@ def publish(workdir, results, target, scope, allow_skips, duration=None,
         summary['versions'] = versions
     if preflight:
         summary['preflight'] = preflight
-    json_path, md_path, html_path = build.write(workdir, caps, summary)
+    json_path, md_path, html_path = files.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
     ui.say('report: %s, %s and %s%s' % (
         json_path, md_path, html_path,

@@ -5,6 +5,8 @@ is broken: e.g. a scoped run failing the capabilities it did not run, any
 failure accepted as expected, a skipped test passing a capability.
 """
 
+import ast
+import inspect
 import json
 import os
 
@@ -12,6 +14,7 @@ import fixtures
 import testtools
 
 from conformance_tests.report import build
+from conformance_tests.report import files
 
 T1, T2, T3 = 'id-one', 'id-two', 'id-three'
 SIG = r'usage still counts its \d servers'
@@ -282,7 +285,7 @@ class RenderTest(testtools.TestCase):
     def test_write_puts_json_and_markdown_in_workdir(self):
         caps, results = self.caps()
         workdir = self.useFixture(fixtures.TempDir()).path
-        json_path, md_path, html_path = build.write(
+        json_path, md_path, html_path = files.write(
             workdir, caps, build.summarise(caps, results, 't', False))
         with open(json_path) as f:
             doc = json.load(f)
@@ -291,3 +294,22 @@ class RenderTest(testtools.TestCase):
         self.assertEqual('expected-fail', doc['capabilities'][2]['status'])
         self.assertTrue(os.path.exists(md_path))
         self.assertEqual(os.path.join(workdir, 'report.html'), html_path)
+
+
+class TestThePageRendersTheReport(testtools.TestCase):
+    """The page (html.py) renders what build.py judged: build.py never
+    imports it, at module level or inside a function (files.py writes
+    both), so the two cannot import each other again."""
+
+    def test_build_imports_no_page(self):
+        tree = ast.parse(inspect.getsource(build))
+        imported = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                imported.update('%s.%s' % (node.module, a.name)
+                                for a in node.names)
+            elif isinstance(node, ast.Import):
+                imported.update(a.name for a in node.names)
+        self.assertIn('conformance_tests.report.series_versions', imported)
+        self.assertNotIn('conformance_tests.report.html', imported)
+        self.assertNotIn('conformance_tests.report.files', imported)

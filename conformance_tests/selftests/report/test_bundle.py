@@ -16,6 +16,7 @@ import testtools
 
 from conformance_tests.cmd import bundle as bundle_cmd
 from conformance_tests.report import build
+from conformance_tests.report import files
 from conformance_tests.report import bundle
 from conformance_tests.report import guidelines
 from conformance_tests.report import html
@@ -110,7 +111,7 @@ def fake_run(root):
                           'default', scope={'t.passes', 't.upstream-breaks'})
     summary = build.summarise(caps, res, 'a test cloud', False, 12.34)
     summary['profile'] = 'default'
-    build.write(workdir, caps, summary)
+    files.write(workdir, caps, summary)
     workspace = os.path.join(workdir, 'workspace')
     _write(os.path.join(workspace, bundle.SELECTED),
            '%s\n%s\n' % (NAME_A, NAME_B))

@@ -13,6 +13,7 @@ import fixtures
 import testtools
 
 from conformance_tests.report import build
+from conformance_tests.report import files
 from conformance_tests.report import html as html_report
 
 T1, T2, T3, T4, T5 = 'id-1', 'id-2', 'id-3', 'id-4', 'id-5'
@@ -220,7 +221,7 @@ class CheckTest(testtools.TestCase):
 
     def test_write_puts_the_page_beside_the_report(self):
         workdir = self.useFixture(fixtures.TempDir()).path
-        json_path, md_path, html_path = build.write(workdir, self.caps,
+        json_path, md_path, html_path = files.write(workdir, self.caps,
                                                     self.summary)
         with open(json_path, 'rb') as f, open(html_path) as g:
             self.assertEqual([], html_report.check(g.read(), f.read()))
@@ -241,7 +242,7 @@ class BrowserCheckTest(testtools.TestCase):
         from conformance_tests.tools import report_browser
         directory = self.useFixture(fixtures.TempDir()).path
         caps, summary = fixture()
-        paths = build.write(directory, caps, summary)
+        paths = files.write(directory, caps, summary)
         self.assertEqual(([], 5), report_browser.check(
             directory, self.browser(directory, paths[2])))
         wrong = os.path.join(directory, 'wrong.html')

@@ -1,0 +1,30 @@
+"""A run's report as files: report.json, report.md and report.html.
+
+Its own module so that the page (html.py) renders what build.py judged and
+build.py never imports the page."""
+
+import hashlib
+import json
+import os
+
+from conformance_tests.report import build
+from conformance_tests.report import html
+
+
+def write(workdir, caps, summary):
+    """report.json, report.md and report.html; (their paths). The page
+    names report.json's sha256, so it is hashed as written, bytes."""
+    os.makedirs(workdir, exist_ok=True)
+    json_path = os.path.join(workdir, 'report.json')
+    data = json.dumps({'capabilities': caps, 'summary': summary},
+                      indent=2).encode('utf-8')
+    with open(json_path, 'wb') as f:
+        f.write(data)
+    md_path = os.path.join(workdir, 'report.md')
+    with open(md_path, 'w') as f:
+        f.write(build.markdown(caps, summary))
+    html_path = os.path.join(workdir, html.NAME)
+    with open(html_path, 'w', encoding='utf-8') as f:
+        f.write(html.render(caps, summary,
+                            hashlib.sha256(data).hexdigest()))
+    return json_path, md_path, html_path
