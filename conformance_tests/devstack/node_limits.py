@@ -69,11 +69,12 @@ def apply(localrc, services, say):
     why = {key: 'a container shares the machine\'s kernel'
            for key in KERNEL}
     if any(services.get(name) for name in NEUTRON_SERVER):
-        for name in DATAPLANE:
-            if services.get(name):
-                services[name] = False
-                say('devstack: service %s off on this node: neutron\'s '
-                    'dataplane needs the openvswitch kernel module' % name)
+        off = [name for name in DATAPLANE if services.get(name)]
+        services.update((name, False) for name in off)
+        if off:
+            say('devstack: services %s off on this node: neutron\'s '
+                'dataplane needs the openvswitch kernel module'
+                % ', '.join(sorted(off)))
         changes.update(NEUTRON_WITHOUT_DATAPLANE)
         say('devstack: neutron-server without a dataplane on this node: '
             '%s' % ' '.join('%s=%s' % item for item in sorted(
