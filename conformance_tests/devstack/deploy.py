@@ -581,9 +581,12 @@ def stack_log_cause(lines, window=40):
     log never reached either."""
     texts = [_LOG_LINE.match(line) for line in lines]
     texts = [m.group(1) if m else line for m, line in zip(texts, lines)]
+    # exit_trap: a command failed under set -e; err_trap (2026.1 and
+    # newer): a command failed under its ERR trap, traced on the line
+    # after the command.
     trap = next((k for k, t in enumerate(texts)
                  if t.startswith('+') and t.rstrip().endswith(
-                     ':   exit_trap')), None)
+                     (':   exit_trap', ':   err_trap'))), None)
     calls = next((k for k, t in enumerate(texts)
                   if t.strip() == '[Call Trace]'), None)
     ends = [k for k in (trap, calls) if k is not None]
@@ -598,7 +601,13 @@ def stack_log_cause(lines, window=40):
             frames.append(text.strip().rsplit(':', 1)[-1])
         where = ' > '.join([f for f in frames if f != 'die'][-2:])
     else:
-        traced = _TRACE.match(texts[trap])
+        at = trap
+        if texts[trap].rstrip().endswith('err_trap'):
+            # err_trap is traced where its trap fired (stack.sh's main);
+            # the command that failed is the traced line before it.
+            at = next((k for k in range(trap - 1, -1, -1)
+                       if _TRACE.match(texts[k])), trap)
+        traced = _TRACE.match(texts[at])
         where = traced.group(1) if traced else ''
     before = texts[max(0, end - window):end]
     output = [t.strip() for t in before

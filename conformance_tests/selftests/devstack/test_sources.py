@@ -252,6 +252,26 @@ class StackLogCauseTest(testtools.TestCase):
             'project to the $PROJECTS variable in the job definition.)',
             deploy.stack_log_cause(lines))
 
+    def test_err_trap_names_the_function_whose_command_failed(self):
+        # DevStack 2026.1: upload_image returns 1 after its last attempt,
+        # and stack.sh's ERR trap fires in main.
+        lines = self._log(
+            '+ functions:upload_image:153               :   wget -c '
+            'https://github.com/cirros-dev/cirros/x.img -O x.img',
+            "wget: unable to resolve host address 'github.com'",
+            '+ functions:upload_image:156               :   echo '
+            "'Not found: https://github.com/cirros-dev/cirros/x.img'",
+            'Not found: https://github.com/cirros-dev/cirros/x.img',
+            '+ functions:upload_image:158               :   return 1',
+            '++ ./stack.sh:main:1368                     :   err_trap',
+            '++ ./stack.sh:err_trap:1368                 :   local r=1',
+            'stack.sh failed: full log in /opt/stack/logs/devstacklog.txt',
+            'exit_trap: cleaning up child processes',
+            'Error on exit')
+        self.assertEqual('functions:upload_image: Not found: '
+                         'https://github.com/cirros-dev/cirros/x.img',
+                         deploy.stack_log_cause(lines))
+
     def test_a_log_that_never_trapped_has_no_cause(self):
         self.assertIsNone(deploy.stack_log_cause(self._log(
             '+ ./stack.sh:main:1 :   echo hello', 'hello')))
