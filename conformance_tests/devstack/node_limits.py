@@ -28,7 +28,10 @@ the services and the job's definition in zuul.d/ are not touched.
 - The image: DevStack downloads its default image (cirros) from
   download.cirros-cloud.net or GitHub, which this machine cannot reach.
   Nova's fake driver never reads an image, so a job with
-  ``VIRT_DRIVER=fake`` gets a small raw file the node holds instead.
+  ``VIRT_DRIVER=fake`` gets a small raw file the node holds instead, and
+  ``DOWNLOAD_DEFAULT_IMAGES=False``: DevStack appends its cirros to
+  ``IMAGE_URLS`` otherwise, and from 2026.1 a download that fails stops
+  stack.sh (older branches carry on without the image).
 """
 
 import os
@@ -60,6 +63,10 @@ NEUTRON_WITHOUT_DATAPLANE = {
 FAKE_IMAGE = '/var/lib/conformance-node/fake-disk.raw'
 FAKE_IMAGE_BYTES = 1024 * 1024
 
+#: DevStack's own value of a variable we change that a job may not set
+#: (stackrc), so that a change from it is said too.
+DEVSTACK_DEFAULTS = {'DOWNLOAD_DEFAULT_IMAGES': True}
+
 
 def apply(localrc, services, say):
     """(localrc, services) of the job with this node's limits over them;
@@ -83,12 +90,17 @@ def apply(localrc, services, say):
                    for key in NEUTRON_WITHOUT_DATAPLANE)
     if localrc.get('VIRT_DRIVER') == 'fake' and services.get('g-api'):
         changes['IMAGE_URLS'] = 'file://' + FAKE_IMAGE
-        why['IMAGE_URLS'] = ('the node cannot download an image; nova\'s '
-                             'fake driver never reads one')
+        changes['DOWNLOAD_DEFAULT_IMAGES'] = False
+        why['IMAGE_URLS'] = why['DOWNLOAD_DEFAULT_IMAGES'] = (
+            'the node cannot download an image; nova\'s fake driver never '
+            'reads one')
     for key, value in sorted(changes.items()):
         if key in localrc and localrc[key] != value:
             say('devstack: %s=%s on this node (the job has %s): %s' % (
                 key, value, localrc[key], why[key]))
+        elif key not in localrc and DEVSTACK_DEFAULTS.get(key, value) != value:
+            say('devstack: %s=%s on this node (DevStack\'s default is %s): '
+                '%s' % (key, value, DEVSTACK_DEFAULTS[key], why[key]))
         localrc[key] = value
     return localrc, services
 

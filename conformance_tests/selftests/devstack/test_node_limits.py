@@ -77,11 +77,22 @@ class ImageTest(testtools.TestCase):
                          localrc['IMAGE_URLS'])
         self.assertIn('the job has %s' % CIRROS, ' '.join(said))
 
+    def test_a_fake_driver_job_gets_no_default_image_either(self):
+        # DevStack appends its cirros to IMAGE_URLS unless told not to;
+        # 2026.1 stops stack.sh when that download fails.
+        said = []
+        localrc, _ = node_limits.apply({'VIRT_DRIVER': 'fake'},
+                                       {'g-api': True}, said.append)
+        self.assertIs(False, localrc['DOWNLOAD_DEFAULT_IMAGES'])
+        self.assertIn("DOWNLOAD_DEFAULT_IMAGES=False on this node "
+                      "(DevStack's default is True)", ' '.join(said))
+
     def test_a_real_driver_keeps_its_images(self):
         localrc, _ = node_limits.apply(
             {'VIRT_DRIVER': 'libvirt', 'IMAGE_URLS': CIRROS},
             {'g-api': True}, [].append)
         self.assertEqual(CIRROS, localrc['IMAGE_URLS'])
+        self.assertNotIn('DOWNLOAD_DEFAULT_IMAGES', localrc)
 
     def test_the_image_is_a_readable_file_devstack_uploads(self):
         root = self.useFixture(fixtures.TempDir()).path
