@@ -589,7 +589,16 @@ def stack_log_cause(lines, window=40):
                      (':   exit_trap', ':   err_trap'))), None)
     calls = next((k for k, t in enumerate(texts)
                   if t.strip() == '[Call Trace]'), None)
+    # A command in a plugin's function that failed under set -e may
+    # leave neither trap traced: exit_trap's own "Error on exit" is the
+    # end, and the traced line before the failure's output says where.
+    exited = next((k for k, t in enumerate(texts)
+                   if t.strip() == 'Error on exit'), None)
     ends = [k for k in (trap, calls) if k is not None]
+    if not ends and exited is not None:
+        trap = next((k for k in range(exited - 1, -1, -1)
+                     if _TRACE.match(texts[k])), None)
+        ends = [] if trap is None else [exited]
     if not ends:
         return None
     end = min(ends)

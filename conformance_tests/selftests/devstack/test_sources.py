@@ -272,6 +272,18 @@ class StackLogCauseTest(testtools.TestCase):
                          'https://github.com/cirros-dev/cirros/x.img',
                          deploy.stack_log_cause(lines))
 
+    def test_a_plugin_command_that_failed_before_error_on_exit(self):
+        # heat's test-config under set -e: no trap is traced, only
+        # exit_trap's "Error on exit" after the command's output.
+        lines = self._log(
+            '++ /opt/stack/heat/devstack/lib/heat:configure_tempest_for_heat'
+            ':336 :   oscwrap router add subnet router1 heat-subnet',
+            'No Router found for router1',
+            'Error on exit')
+        self.assertEqual('/opt/stack/heat/devstack/lib/heat:configure_'
+                         'tempest_for_heat: No Router found for router1',
+                         deploy.stack_log_cause(lines))
+
     def test_a_log_that_never_trapped_has_no_cause(self):
         self.assertIsNone(deploy.stack_log_cause(self._log(
             '+ ./stack.sh:main:1 :   echo hello', 'hello')))
