@@ -233,6 +233,10 @@ class Run(object):
             devstack_src, cache, self.say, job.override_checkouts)
         for canonical, why in missing:
             self.say('devstack: %s not on the node: %s' % (canonical, why))
+        node_plugins = node_limits.heat_test_config(job.vars, self.say)
+        sources.lay_out(src_root, [sources.OPENSTACK + name
+                                   for name in node_plugins],
+                        branch, devstack_src, cache, self.say)
         record['versions'] = sources.release_versions(
             required, branch, job.override_checkouts)
         _write_json(os.path.join(self.logs, JOB_RECORD), record)
@@ -243,7 +247,7 @@ class Run(object):
         _write_state(self.workdir, state)
         state['proxy'] = self._start_proxy(leader)
         _write_state(self.workdir, state)
-        self._write_job_files(job, required, judged_release(
+        self._write_job_files(job, required, node_plugins, judged_release(
             wanted, branch, job.vars, self.say))
         self.say('devstack: node up, %s on %s (%.0f s)' % (
             job_name, branch, time.monotonic() - started))
@@ -324,7 +328,7 @@ class Run(object):
                 proc.returncode, log))
         return proc.pid
 
-    def _write_job_files(self, job, required, release=None):
+    def _write_job_files(self, job, required, node_plugins, release=None):
         job_dir = self.node.root + JOB_DIR
         os.makedirs(job_dir, exist_ok=True)
         for sub in ('logs', 'work'):
@@ -339,6 +343,10 @@ class Run(object):
             node_vars.get('devstack_localrc') or {},
             node_vars.get('devstack_services') or {}, self.say)
         node_limits.write_fake_image(self.node.root)
+        if node_plugins:
+            node_vars['devstack_plugins'] = dict(
+                node_vars.get('devstack_plugins') or {}, **node_plugins)
+            node_limits.write_heat_test_image(self.node.root)
         for path, text in node_limits.node_files().items():
             _write(self.node.root, path, text)
         if release:

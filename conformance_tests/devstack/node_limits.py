@@ -35,6 +35,7 @@ the services and the job's definition in zuul.d/ are not touched.
 """
 
 import os
+import struct
 
 #: localrc a container cannot do otherwise, whatever the job.
 KERNEL = {'ENABLE_ZSWAP': False, 'ENABLE_SYSCTL_MEM_TUNING': False,
@@ -124,5 +125,68 @@ def write_fake_image(root):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, 'wb') as f:
         f.truncate(FAKE_IMAGE_BYTES)
+    os.chmod(path, 0o644)
+    return path
+
+
+# -- heat's test-config -------------------------------------------------
+# heat's DevStack plugin, in its test-config phase (tempest is on in every
+# job), attaches a subnet to router1, which a container node's DevStack
+# never makes (no initial networks above), and uploads a Fedora image it
+# downloads unless the node's DevStack file cache already holds it, as a
+# gate node's image cache may. The senlin jobs enable heat only so that
+# senlin can preview a template; no test boots that image.
+
+#: The stand-in DevStack plugin that makes router1 (standin_projects/).
+NODE_PLUGIN = 'conformance-node'
+#: Its URL in local.conf: DevStack never clones it, the node has it.
+NODE_PLUGIN_URL = 'https://opendev.org/openstack/conformance-node'
+#: DevStack's file cache on a gate node (devstack's setup-devstack-cache
+#: role links its files/ into devstack/files before stack.sh), and the
+#: image heat's lib/heat asks for, by the name it downloads it as.
+HEAT_TEST_IMAGE = ('/opt/cache/files/'
+                   'Fedora-Cloud-Base-37-1.7.x86_64.qcow2')
+
+
+def heat_test_config(job_vars, say):
+    """{plugin name: URL} to add to the job's devstack_plugins where
+    heat's test-config needs what the node lacks (heat on, with a
+    neutron-server and so no router1); each said."""
+    services = job_vars.get('devstack_services') or {}
+    if 'heat' not in (job_vars.get('devstack_plugins') or {}) or not any(
+            services.get(name) for name in NEUTRON_SERVER):
+        return {}
+    say('devstack: plugin %s on this node: heat\'s test-config attaches '
+        'its subnet to router1, which a node without initial networks '
+        'lacks; and %s in its file cache, the image heat\'s test-config '
+        'would download (no test boots it)' % (NODE_PLUGIN, HEAT_TEST_IMAGE))
+    return {NODE_PLUGIN: NODE_PLUGIN_URL}
+
+
+def qcow2_image(size=1024 * 1024):
+    """The bytes of an empty qcow2 (version 2, 64 KiB clusters) of
+    ``size`` virtual bytes, as `qemu-img create -f qcow2 -o compat=0.10`
+    writes one (byte for byte): header, refcount table, refcount block,
+    L1 table. heat checks the format of its image with `qemu-img info`,
+    and glance inspects it on upload."""
+    cluster = 1 << 16
+    l1_entries = -(-size // (cluster * (cluster // 8)))
+    header = struct.pack(
+        '>IIQIIQIIQQIIQ', 0x514649fb, 2, 0, 0, 16, size, 0, l1_entries,
+        3 * cluster, cluster, 1, 0, 0)
+    refcount_table = struct.pack('>Q', 2 * cluster)
+    refcount_block = struct.pack('>4H', 1, 1, 1, 1)
+    clusters = [header, refcount_table, refcount_block,
+                b'\0' * (8 * l1_entries)]
+    return b''.join([c.ljust(cluster, b'\0') for c in clusters[:-1]] +
+                    clusters[-1:])
+
+
+def write_heat_test_image(root):
+    """heat's test image in the node's DevStack file cache."""
+    path = root + HEAT_TEST_IMAGE
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(qcow2_image())
     os.chmod(path, 0o644)
     return path

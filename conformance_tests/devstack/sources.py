@@ -41,7 +41,9 @@ import tempfile
 from conformance_tests.cloud import releases
 from conformance_tests.common import paths
 
-OWN_PROJECT = 'opendev.org/openstack/openstack-conformance-tests'
+#: The namespace of OpenStack's projects on a gate node (src/<here><name>).
+OPENSTACK = 'opendev.org/openstack/'
+OWN_PROJECT = OPENSTACK + 'openstack-conformance-tests'
 FROM_TARBALLS = ('devstack', 'requirements')
 #: Required projects neither PyPI nor ../shared/upstream has, replaced by
 #: a minimal stand-in (standin_projects/README.md says what each leaves
@@ -49,7 +51,7 @@ FROM_TARBALLS = ('devstack', 'requirements')
 STANDIN_PROJECTS = {
     name: os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        'standin_projects', name)
-    for name in ('os-test-images',)}
+    for name in ('os-test-images', 'conformance-node')}
 #: PyPI's name where it is not the repository's.
 PYPI_NAMES = {'placement': 'openstack-placement', 'heat': 'openstack-heat'}
 #: An override-checkout that names a release, not a branch.

@@ -1,12 +1,15 @@
 """devstack/node_limits.py: what the job's DevStack is told on this node."""
 
 import os
+import shutil
+import subprocess
 
 import fixtures
 import testtools
 
 from conformance_tests.devstack import deploy
 from conformance_tests.devstack import node_limits
+from conformance_tests.devstack import sources
 
 # What conformance-compute has from the devstack base job (2024.1).
 OVN_SERVICES = {'q-svc': True, 'ovn-controller': True, 'ovn-northd': True,
@@ -116,3 +119,55 @@ class IscsidTest(testtools.TestCase):
             '[Unit]\nConditionPathExists=/sys/module/scsi_transport_iscsi',
             text)
         self.assertTrue(os.path.exists(root + node_limits.FAKE_IMAGE))
+
+
+class HeatTestConfigTest(testtools.TestCase):
+    """heat's test-config on a node without initial networks."""
+
+    HEAT = {'devstack_plugins': {'heat': 'https://opendev.org/openstack/heat'},
+            'devstack_services': {'q-svc': True}}
+
+    def test_heat_with_neutron_gets_the_router_plugin_and_said(self):
+        said = []
+        self.assertEqual(
+            {node_limits.NODE_PLUGIN: node_limits.NODE_PLUGIN_URL},
+            node_limits.heat_test_config(self.HEAT, said.append))
+        self.assertIn('router1', said[0])
+        self.assertIn(node_limits.HEAT_TEST_IMAGE, said[0])
+
+    def test_no_heat_or_no_neutron_gets_nothing(self):
+        said = []
+        self.assertEqual({}, node_limits.heat_test_config(
+            {'devstack_services': {'q-svc': True}}, said.append))
+        self.assertEqual({}, node_limits.heat_test_config(
+            dict(self.HEAT, devstack_services={'q-svc': False}),
+            said.append))
+        self.assertEqual([], said)
+
+    def test_the_plugin_makes_router1_in_the_extra_phase_only(self):
+        path = os.path.join(sources.STANDIN_PROJECTS[node_limits.NODE_PLUGIN],
+                            'devstack', 'plugin.sh')
+        with open(path) as f:
+            text = f.read()
+        self.assertIn('"$2" == "extra"', text)
+        self.assertIn('router create "$Q_ROUTER_NAME"', text)
+        self.assertEqual(0, subprocess.run(['bash', '-n', path]).returncode)
+
+    def test_the_image_is_the_qcow2_qemu_img_writes(self):
+        root = self.useFixture(fixtures.TempDir()).path
+        path = node_limits.write_heat_test_image(root)
+        self.assertEqual(root + node_limits.HEAT_TEST_IMAGE, path)
+        with open(path, 'rb') as f:
+            data = f.read()
+        # qemu-img create -f qcow2 -o compat=0.10 x 1M: its header ...
+        self.assertEqual(b'QFI\xfb\0\0\0\x02', data[:8])
+        self.assertEqual(3 * 65536 + 8, len(data))
+        # ... and the format glance's inspector detects on upload
+        from oslo_utils.imageutils import format_inspector
+        self.assertEqual('qcow2', str(
+            format_inspector.detect_file_format(path)))
+        qemu_img = shutil.which('qemu-img')
+        if qemu_img:
+            check = subprocess.run([qemu_img, 'check', path],
+                                   capture_output=True, text=True)
+            self.assertEqual(0, check.returncode, check.stdout)
