@@ -126,6 +126,22 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
     def _boot_settled(self, group):
         return self._settle(self._boot(group))
 
+    def _boot_reported(self, group):
+        """Boot into ``group``; once ACTIVE, wait until its build event
+        has finished, so the next boot meets a scheduler that knows it.
+
+        Why: the filter counts the group's servers from the scheduler's
+        own view of each host, which the compute updates with a message
+        sent after the server is shown ACTIVE and before its build event
+        finishes. A boot sent between the two is judged on a host that
+        looks one server short (the compute's late check then refuses
+        it), so "ACTIVE" alone would make the verdict depend on which of
+        two things ended first."""
+        server = self._boot_settled(group)
+        if server['status'] == 'ACTIVE':
+            self.wait_until_built(server['id'], MICROVERSION)
+        return server
+
     def _members(self, rule, group):
         """The group's members as its project sees them; a refused show
         is ``rule``'s failed assertion (the rule is about membership)."""
@@ -189,7 +205,7 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
         must not count."""
         rule = '%s (one server of another group on each host first)' % rule
         group = self._create_group('anti-affinity')
-        placed = [self._boot_settled(group) for _ in range(self.host_count)]
+        placed = [self._boot_reported(group) for _ in range(self.host_count)]
         self.assertEqual(['ACTIVE'] * self.host_count,
                          [s['status'] for s in placed],
                          '%s: %d servers of a group without rules fit on '
@@ -217,7 +233,7 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
             self.assertEqual(rules, group['rules'],
                              '%s: rules shown as created' % rule)
         capacity = limit * self.host_count
-        placed = [self._boot_settled(group) for _ in range(capacity)]
+        placed = [self._boot_reported(group) for _ in range(capacity)]
         not_active = [(s['id'], s['status'], s.get('fault'))
                       for s in placed if s['status'] != 'ACTIVE']
         self.assertEqual([], not_active, '%s: %d servers fit on the %d '

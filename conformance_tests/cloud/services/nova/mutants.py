@@ -23,11 +23,11 @@ def _checking():
         _in_check.active = False
 
 
-def _rules_seen_by_checks(replace, late_check_only=False):
+def _rules_seen_by_checks(replace, late_check=True, scheduler_filter=True):
     """Make InstanceGroup.rules return replace(rules) inside the checks.
 
     The checks are the scheduler's anti-affinity filter and the compute's
-    late check (only the late check with ``late_check_only``); the API
+    late check (each may be left out to break only the other); the API
     keeps showing the real rules, so a mutant stays invisible to the API
     tests and breaks only the scheduling rule.
     """
@@ -45,8 +45,11 @@ def _rules_seen_by_checks(replace, late_check_only=False):
 
     instance_group.InstanceGroup.rules = property(rules)
 
-    checks = [(manager.ComputeManager, '_validate_instance_group_policy')]
-    if not late_check_only:
+    checks = []
+    if late_check:
+        checks.append((manager.ComputeManager,
+                       '_validate_instance_group_policy'))
+    if scheduler_filter:
         checks.append((affinity_filter._GroupAntiAffinityFilter,
                        'host_passes'))
     for cls, name in checks:
@@ -134,9 +137,24 @@ def late_check_skipped():
     rule='the late check allows max_server_per_host servers of the group '
          'on a host, not one more')
 def late_check_one_over():
-    _rules_seen_by_checks(
-        lambda rules: {'max_server_per_host': 1 + (rules or {}).get(
-            'max_server_per_host', 1)}, late_check_only=True)
+    _rules_seen_by_checks(_one_over, scheduler_filter=False)
+
+
+@register(
+    'filter-one-over', 'nova',
+    targets=('compute.server-group-rules.spread-max-server-per-host',
+             'compute.server-group-rules.default-limit-one'),
+    rule='the scheduler\'s filter filters out a host holding '
+         'max_server_per_host servers of the group, so the next server has '
+         'no valid host (here the filter allows one more and only the '
+         'compute\'s late check refuses it)')
+def filter_one_over():
+    _rules_seen_by_checks(_one_over, late_check=False)
+
+
+def _one_over(rules):
+    return {'max_server_per_host': 1 + (rules or {}).get(
+        'max_server_per_host', 1)}
 
 
 @register(
