@@ -342,6 +342,9 @@ class Run(object):
          node_vars['devstack_services']) = node_limits.apply(
             node_vars.get('devstack_localrc') or {},
             node_vars.get('devstack_services') or {}, self.say)
+        node_vars['devstack_local_conf'] = node_limits.tempest_config(
+            node_vars.get('devstack_local_conf'),
+            node_vars['devstack_services'], self.say)
         node_limits.write_fake_image(self.node.root)
         if node_plugins:
             node_vars['devstack_plugins'] = dict(

@@ -14,8 +14,14 @@ the services and the job's definition in zuul.d/ are not touched.
   modules to load). neutron-server alone, ML2 with the openvswitch
   mechanism and no agent, answers what nova asks it (a server's ports
   on every show and delete); DevStack then installs and starts no OVS.
-  Every seed boots its servers with ``"networks": "none"``, so no port
-  is ever bound and no test depends on a dataplane.
+  Seeds 000, 001 and 004 boot their servers with ``"networks":
+  "none"``. Senlin's profiles (seed 002) name no network, so nova gives
+  each server every network its project has, and Tempest makes one per
+  project (``[auth] create_isolated_networks``) whose port nothing here
+  can bind (PortBindingFailed). The node's tempest.conf gets
+  ``create_isolated_networks = False``: a project then has no network
+  and nova builds its servers without a port, as with the embedded
+  cloud's network stub.
 - iSCSI: DevStack restarts iscsid for nova-compute whatever the
   driver, and iscsid exits when the kernel has no iSCSI transport
   (``can not create NETLINK_ISCSI socket``); whether systemd saw it
@@ -104,6 +110,33 @@ def apply(localrc, services, say):
                 '%s' % (key, value, DEVSTACK_DEFAULTS[key], why[key]))
         localrc[key] = value
     return localrc, services
+
+
+#: tempest.conf for neutron-server without a dataplane (see above).
+TEMPEST_WITHOUT_DATAPLANE = {'auth': {'create_isolated_networks': False}}
+
+
+def tempest_config(local_conf, services, say):
+    """The job's devstack_local_conf with this node's tempest.conf
+    options in its test-config phase (where a job's own tempest.conf
+    options go); said when it changes. The argument is not changed."""
+    if not any(services.get(name) for name in NEUTRON_SERVER):
+        return local_conf
+    test_config = dict((local_conf or {}).get('test-config') or {})
+    tempest = {section: dict(options) for section, options in (
+        test_config.get('$TEMPEST_CONFIG') or {}).items()}
+    for section, options in sorted(TEMPEST_WITHOUT_DATAPLANE.items()):
+        for key, value in sorted(options.items()):
+            job_value = tempest.get(section, {}).get(key)
+            if job_value != value:
+                say('devstack: tempest.conf [%s] %s = %s on this node (the '
+                    'job has %s): a project\'s network would give its '
+                    'servers ports that no agent here can bind' % (
+                        section, key, value,
+                        'no value' if job_value is None else job_value))
+            tempest.setdefault(section, {})[key] = value
+    test_config['$TEMPEST_CONFIG'] = tempest
+    return dict(local_conf or {}, **{'test-config': test_config})
 
 
 ISCSID_DROP_IN = '/etc/systemd/system/iscsid.service.d/conformance-node.conf'

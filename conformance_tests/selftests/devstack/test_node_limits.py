@@ -69,6 +69,46 @@ class NeutronTest(testtools.TestCase):
         self.assertNotIn('Q_AGENT', localrc)
 
 
+class TempestNetworksTest(testtools.TestCase):
+    """Without a dataplane a project's network would give senlin's
+    servers (whose profiles name none) ports no agent can bind."""
+
+    JOB = {'test-config': {'$TEMPEST_CONFIG': {
+        'conformance': {'anti_affinity_zone': 'conformance-zone'}}},
+        'post-config': {'$NOVA_CONF': {'DEFAULT': {'debug': True}}}}
+
+    def test_no_isolated_networks_with_neutron_and_said(self):
+        said = []
+        local_conf = node_limits.tempest_config(
+            self.JOB, {'q-svc': True}, said.append)
+        tempest = local_conf['test-config']['$TEMPEST_CONFIG']
+        self.assertEqual(False, tempest['auth']['create_isolated_networks'])
+        self.assertEqual({'anti_affinity_zone': 'conformance-zone'},
+                         tempest['conformance'], 'the job\'s options stay')
+        self.assertEqual(self.JOB['post-config'], local_conf['post-config'])
+        self.assertNotIn('auth', self.JOB['test-config']['$TEMPEST_CONFIG'],
+                         'the job is unchanged')
+        self.assertEqual(1, len(said), said)
+        self.assertIn('[auth] create_isolated_networks = False on this node '
+                      '(the job has no value)', said[0])
+
+    def test_a_job_that_set_it_already_is_not_told_again(self):
+        job = {'test-config': {'$TEMPEST_CONFIG': {
+            'auth': {'create_isolated_networks': False}}}}
+        said = []
+        self.assertEqual(job, node_limits.tempest_config(
+            job, {'neutron-api': True}, said.append))
+        self.assertEqual([], said)
+
+    def test_a_job_without_neutron_keeps_its_tempest_conf(self):
+        said = []
+        self.assertIs(self.JOB, node_limits.tempest_config(
+            self.JOB, {'placement-api': True}, said.append))
+        self.assertIsNone(node_limits.tempest_config(
+            None, {'placement-api': True}, said.append))
+        self.assertEqual([], said)
+
+
 class ImageTest(testtools.TestCase):
 
     def test_a_fake_driver_job_gets_the_nodes_image(self):
