@@ -57,10 +57,9 @@ DRS_NEEDS_ADMIN = ('GET /os-hypervisors/detail (the DRS extension works '
                    'for admin-owned clusters only)')
 
 
-NEEDS_DRS_HYPERVISOR = testtools.skipUnless(
-    CONF.conformance.senlin_drs_hypervisor,
-    'set [conformance] senlin_drs_hypervisor to the hypervisor hostname '
-    '(containing "drs") senlin must pick')
+SET_DRS_HYPERVISOR = ('set [conformance] senlin_drs_hypervisor to the '
+                      'hypervisor hostname (containing "drs") senlin must '
+                      'pick: this cloud has %s')
 
 
 def placement_of(action):
@@ -137,14 +136,26 @@ class PlacementTestBase(base.AffinityPolicyTest):
         nova's order) of "the first matching hypervisor": the first nova
         lists (its order, by id, as senlin
         reads it) whose hostname contains drs. [conformance]
-        senlin_drs_hypervisor must name one of them."""
+        senlin_drs_hypervisor must name one of them.
+
+        A cloud with no such hypervisor cannot show S3's DRS zone (the
+        test skips as not-applicable, as drs-none skips where one is);
+        one that has some but no option set leaves the test partial."""
         named = CONF.conformance.senlin_drs_hypervisor
-        drs = [(hv['hypervisor_hostname'], hv['service']['host'])
-               for hv in outcomes.must_succeed(
-                   self, RULE_DRS,
-                   self.os_admin.hypervisor_client.list_hypervisors,
-                   detail=True)['hypervisors']
-               if 'drs' in hv['hypervisor_hostname'].lower()]
+        hypervisors = [(hv['hypervisor_hostname'], hv['service']['host'])
+                       for hv in outcomes.must_succeed(
+                           self, RULE_DRS,
+                           self.os_admin.hypervisor_client.list_hypervisors,
+                           detail=True)['hypervisors']]
+        drs = [(name, host) for name, host in hypervisors
+               if 'drs' in name.lower()]
+        if not drs:
+            self.skipTest(skips.hypervisors_cannot_show(
+                'one of which has "drs" in its hostname (S3\'s DRS zone)',
+                'this cloud has %s' % (
+                    ', '.join(name for name, _ in hypervisors) or 'none')))
+        if not named:
+            self.skipTest(SET_DRS_HYPERVISOR % ', '.join(dict(drs)))
         if named not in dict(drs):
             raise lib_exc.InvalidConfiguration(
                 '[conformance] senlin_drs_hypervisor %s: no hypervisor of '
@@ -339,7 +350,6 @@ class AffinityPlacementTest(PlacementTestBase):
 
     @decorators.idempotent_id('cd4e4c6a-d608-4dc4-9f3f-3beddbab3e32')
     @decorators.attr(type=['slow'])
-    @NEEDS_DRS_HYPERVISOR
     @skips.admin_only(DRS_NEEDS_ADMIN)
     def test_drs_zone(self):
         # no availability_zone: "it will use 'nova' as the default value"
@@ -424,7 +434,6 @@ class DrsAvailabilityZoneTest(PlacementTestBase):
 
     @decorators.idempotent_id('6d2f8a41-c3b7-4e59-8f1a-0b9e7c5d3a26')
     @decorators.attr(type=['slow'])
-    @NEEDS_DRS_HYPERVISOR
     @skips.admin_only(DRS_NEEDS_ADMIN)
     def test_drs_zone_with_availability_zone(self):
         # availability_zone given: the zone is "<availability_zone>:<host>".
