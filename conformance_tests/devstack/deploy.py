@@ -607,29 +607,45 @@ def stack_log_cause(lines, window=40):
                    if t.strip() == 'Error on exit'), None)
     ends = [k for k in (trap, calls) if k is not None]
     if not ends and exited is not None:
-        trap = next((k for k in range(exited - 1, -1, -1)
-                     if _TRACE.match(texts[k])), None)
+        trap = _last_traced_before(texts, exited)
         ends = [] if trap is None else [exited]
     if not ends:
         return None
     end = min(ends)
     if end == calls:
-        frames = []
-        for text in texts[calls + 1:]:
-            if not _FRAME.match(text.strip()):
-                break
-            frames.append(text.strip().rsplit(':', 1)[-1])
-        where = ' > '.join([f for f in frames if f != 'die'][-2:])
+        where = _call_trace_functions(texts[calls + 1:])
     else:
         at = trap
         if texts[trap].rstrip().endswith('err_trap'):
             # err_trap is traced where its trap fired (stack.sh's main);
             # the command that failed is the traced line before it.
-            at = next((k for k in range(trap - 1, -1, -1)
-                       if _TRACE.match(texts[k])), trap)
+            at = _last_traced_before(texts, trap)
+            at = trap if at is None else at
         traced = _TRACE.match(texts[at])
         where = traced.group(1) if traced else ''
-    before = texts[max(0, end - window):end]
+    message = _failure_message(texts[max(0, end - window):end])
+    return '%s: %s' % (where or 'stack.sh', message[:400])
+
+
+def _last_traced_before(texts, end):
+    """Index of the last ``set -x`` trace line before ``end``, or None."""
+    return next((k for k in range(end - 1, -1, -1)
+                 if _TRACE.match(texts[k])), None)
+
+
+def _call_trace_functions(after):
+    """The last two functions of DevStack's [Call Trace] (its lines
+    ``after`` the header), ``die`` left out: "caller > function"."""
+    frames = []
+    for text in after:
+        if not _FRAME.match(text.strip()):
+            break
+        frames.append(text.strip().rsplit(':', 1)[-1])
+    return ' > '.join([f for f in frames if f != 'die'][-2:])
+
+
+def _failure_message(before):
+    """The failure's message from the log lines ``before`` its end."""
     output = [t.strip() for t in before
               if t.strip() and not t.startswith('+')]
     # DevStack's die: its traced call holds the whole message (the
@@ -642,13 +658,11 @@ def stack_log_cause(lines, window=40):
                    if t.strip() and not t.startswith('+')][-2:]
         if context:
             message += ' (%s)' % ' '.join(context)
-    else:
-        message = (next((t for t in reversed(output) if '[ERROR]' in t),
-                        None)
-                   or next((t for t in reversed(output)
-                            if _ERRORISH.search(t)), None)
-                   or (output[-1] if output else 'no output before it'))
-    return '%s: %s' % (where or 'stack.sh', message[:400])
+        return message
+    return (next((t for t in reversed(output) if '[ERROR]' in t), None)
+            or next((t for t in reversed(output) if _ERRORISH.search(t)),
+                    None)
+            or (output[-1] if output else 'no output before it'))
 
 
 def _unquoted(words):

@@ -154,10 +154,14 @@ def node_files():
 def write_fake_image(root):
     """The fake driver's image in the node's root (zeros: glance stores
     raw bytes as they are)."""
-    path = root + FAKE_IMAGE
+    return _write_image(root + FAKE_IMAGE, bytes(FAKE_IMAGE_BYTES))
+
+
+def _write_image(path, data):
+    """``data`` at ``path`` (in the node's root), readable by all."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, 'wb') as f:
-        f.truncate(FAKE_IMAGE_BYTES)
+        f.write(data)
     os.chmod(path, 0o644)
     return path
 
@@ -217,9 +221,4 @@ def qcow2_image(size=1024 * 1024):
 
 def write_heat_test_image(root):
     """heat's test image in the node's DevStack file cache."""
-    path = root + HEAT_TEST_IMAGE
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, 'wb') as f:
-        f.write(qcow2_image())
-    os.chmod(path, 0o644)
-    return path
+    return _write_image(root + HEAT_TEST_IMAGE, qcow2_image())
