@@ -40,6 +40,21 @@ def _namespace(pid):
         return None
 
 
+def _hold_namespace(pid):
+    """(namespace, fd): ``pid``'s pid namespace, held open by the fd.
+
+    Why: the kernel reuses a namespace's number once nothing holds it,
+    so after `down` another container booted on the machine (a gate's
+    other job) may get the killed node's number, and its processes would
+    be counted as left in the node. An open fd keeps the number this
+    node's until the proof has looked."""
+    try:
+        fd = os.open('/proc/%d/ns/pid' % pid, os.O_RDONLY)
+    except OSError:
+        return None, None
+    return 'pid:[%d]' % os.fstat(fd).st_ino, fd
+
+
 def in_namespace(namespace):
     """Pids of every process in the pid namespace ``namespace``."""
     found = []
@@ -70,13 +85,13 @@ def killed_run(job, workdir, devstack_src):
     run = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
-    namespace, state = None, {}
+    namespace, held, state = None, None, {}
     deadline = time.monotonic() + KILL_WITHIN
     try:
         while time.monotonic() < deadline and run.poll() is None:
             state = deploy.read_state(workdir) or {}
-            namespace = namespace or (
-                state.get('leader') and _namespace(state['leader']))
+            if held is None and state.get('leader'):
+                namespace, held = _hold_namespace(state['leader'])
             if namespace and _runs_stack_sh(in_namespace(namespace)):
                 break
             time.sleep(1)
@@ -90,16 +105,18 @@ def killed_run(job, workdir, devstack_src):
         ui.say('devstack proof: killed the run during stack.sh, with %d '
                'processes in the node and %d mounts under its workdir' % (
                    running, len(chroot.mounts_under(workdir))))
+        done = subprocess.run([conformance(), 'devstack', 'down',
+                               '--workdir', workdir], capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL)
+        problems = [] if done.returncode == 0 else [
+            '`devstack down` exit %d: %s' % (
+                done.returncode, done.stderr.strip().splitlines()[-1:])]
+        return problems + left(workdir, namespace, state)
     finally:
         if run.poll() is None:
             run.kill()
-    done = subprocess.run([conformance(), 'devstack', 'down', '--workdir',
-                           workdir], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL)
-    problems = [] if done.returncode == 0 else [
-        '`devstack down` exit %d: %s' % (
-            done.returncode, done.stderr.strip().splitlines()[-1:])]
-    return problems + left(workdir, namespace, state)
+        if held is not None:
+            os.close(held)
 
 
 def left(workdir, namespace, state):

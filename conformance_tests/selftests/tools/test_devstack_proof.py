@@ -42,3 +42,12 @@ class LeftTest(testtools.TestCase):
         self.assertIn(os.getpid(), devstack_proof.in_namespace(namespace))
         self.assertIn('processes left in the node',
                       devstack_proof.left(self.workdir, namespace, {})[0])
+
+    def test_the_node_namespace_is_held_by_its_number(self):
+        # Held open, the number stays the node's: the kernel gives it to
+        # no other container until the proof has looked.
+        namespace, fd = devstack_proof._hold_namespace(os.getpid())
+        self.addCleanup(os.close, fd)
+        self.assertEqual(devstack_proof._namespace(os.getpid()), namespace)
+        self.assertEqual((None, None),
+                         devstack_proof._hold_namespace(2 ** 22 + 1))
