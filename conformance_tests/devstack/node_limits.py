@@ -75,6 +75,11 @@ FAKE_IMAGE_BYTES = 1024 * 1024
 DEVSTACK_DEFAULTS = {'DOWNLOAD_DEFAULT_IMAGES': True}
 
 
+def runs_neutron_server(services):
+    """Whether the job's services (DevStack's names) run neutron-server."""
+    return any(services.get(name) for name in NEUTRON_SERVER)
+
+
 def apply(localrc, services, say):
     """(localrc, services) of the job with this node's limits over them;
     each change said. Neither argument is changed."""
@@ -82,7 +87,7 @@ def apply(localrc, services, say):
     changes = dict(KERNEL)
     why = {key: 'a container shares the machine\'s kernel'
            for key in KERNEL}
-    if any(services.get(name) for name in NEUTRON_SERVER):
+    if runs_neutron_server(services):
         off = [name for name in DATAPLANE if services.get(name)]
         services.update((name, False) for name in off)
         if off:
@@ -120,7 +125,7 @@ def tempest_config(local_conf, services, say):
     """The job's devstack_local_conf with this node's tempest.conf
     options in its test-config phase (where a job's own tempest.conf
     options go); said when it changes. The argument is not changed."""
-    if not any(services.get(name) for name in NEUTRON_SERVER):
+    if not runs_neutron_server(services):
         return local_conf
     test_config = dict((local_conf or {}).get('test-config') or {})
     tempest = {section: dict(options) for section, options in (
@@ -190,8 +195,8 @@ def heat_test_config(job_vars, say):
     heat's test-config needs what the node lacks (heat on, with a
     neutron-server and so no router1); each said."""
     services = job_vars.get('devstack_services') or {}
-    if 'heat' not in (job_vars.get('devstack_plugins') or {}) or not any(
-            services.get(name) for name in NEUTRON_SERVER):
+    if ('heat' not in (job_vars.get('devstack_plugins') or {}) or
+            not runs_neutron_server(services)):
         return {}
     say('devstack: plugin %s on this node: heat\'s test-config attaches '
         'its subnet to router1, which a node without initial networks '
