@@ -265,7 +265,7 @@ def markdown(caps, summary):
         lines.append('| %s%s | %s | **%s** | %s | %d | %d |' % (
             cap['id'], ' (disruptive)' if cap['disruptive'] else '',
             cap['seed'].split('_')[0], cap['status'],
-            _expected_text(cap), len(cap['tests']), cap['gabbi_requests']))
+            expected_text(cap), len(cap['tests']), cap['gabbi_requests']))
     lines += ['', 'Summary: %s capabilities (%d in scope): %s; %d tests; '
               '%d gabbi requests; %s.' % (
                   summary['capabilities'], summary['in_scope'],
@@ -317,7 +317,9 @@ def _series(summary):
                      else '')
 
 
-def _expected_text(cap):
+def expected_text(cap):
+    """What a capability is expected to be: pass, or a status and the
+    signature it must show."""
     if cap['expected'] == 'pass':
         return 'pass'
     return '%s /%s/' % (cap['expected'], cap['signature'])

@@ -1,4 +1,5 @@
-"""A run's report as files: report.json, report.md and report.html.
+"""A run's report as files: report.json, report.md, report.html and
+report.junit.xml.
 
 Its own module so that the page (html.py) renders what build.py judged and
 build.py never imports the page."""
@@ -9,11 +10,13 @@ import os
 
 from conformance_tests.report import build
 from conformance_tests.report import html
+from conformance_tests.report import junit
 
 
 def write(workdir, caps, summary):
-    """report.json, report.md and report.html; (their paths). The page
-    names report.json's sha256, so it is hashed as written, bytes."""
+    """report.json, report.md, report.html and report.junit.xml; (their
+    paths). The page names report.json's sha256, so it is hashed as
+    written, bytes."""
     os.makedirs(workdir, exist_ok=True)
     json_path = os.path.join(workdir, 'report.json')
     data = json.dumps({'capabilities': caps, 'summary': summary},
@@ -27,4 +30,7 @@ def write(workdir, caps, summary):
     with open(html_path, 'w', encoding='utf-8') as f:
         f.write(html.render(caps, summary,
                             hashlib.sha256(data).hexdigest()))
-    return json_path, md_path, html_path
+    junit_path = os.path.join(workdir, junit.NAME)
+    with open(junit_path, 'w', encoding='utf-8') as f:
+        f.write(junit.render(caps, summary))
+    return json_path, md_path, html_path, junit_path

@@ -1,6 +1,7 @@
-"""A run's verdicts, written and shown: report.json, report.md and
-report.html in the workdir, the table on stdout. `conformance run`
-publishes its run; `conformance report` publishes a stream again."""
+"""A run's verdicts, written and shown: report.json, report.md,
+report.html and report.junit.xml in the workdir, the table on stdout.
+`conformance run` publishes its run; `conformance report` publishes a
+stream again."""
 
 from conformance_tests.cloud import profiles
 from conformance_tests.common import ui
@@ -31,9 +32,9 @@ def publish(workdir, results, target, scope, allow_skips, duration=None,
         summary['versions'] = versions
     if preflight:
         summary['preflight'] = preflight
-    json_path, md_path, html_path = files.write(workdir, caps, summary)
+    paths = files.write(workdir, caps, summary)
     print(build.table(caps, summary), flush=True)
-    ui.say('report: %s, %s and %s%s' % (
-        json_path, md_path, html_path,
+    ui.say('report: %s and %s%s' % (
+        ', '.join(paths[:-1]), paths[-1],
         ' (%.0f s in all)' % duration if duration else ''))
     return 0 if summary['as_expected'] else 1

@@ -285,7 +285,7 @@ class RenderTest(testtools.TestCase):
     def test_write_puts_json_and_markdown_in_workdir(self):
         caps, results = self.caps()
         workdir = self.useFixture(fixtures.TempDir()).path
-        json_path, md_path, html_path = files.write(
+        json_path, md_path, html_path, junit_path = files.write(
             workdir, caps, build.summarise(caps, results, 't', False))
         with open(json_path) as f:
             doc = json.load(f)
@@ -294,6 +294,8 @@ class RenderTest(testtools.TestCase):
         self.assertEqual('expected-fail', doc['capabilities'][2]['status'])
         self.assertTrue(os.path.exists(md_path))
         self.assertEqual(os.path.join(workdir, 'report.html'), html_path)
+        self.assertEqual(os.path.join(workdir, 'report.junit.xml'),
+                         junit_path)
 
 
 class TestThePageRendersTheReport(testtools.TestCase):

@@ -221,8 +221,8 @@ class CheckTest(testtools.TestCase):
 
     def test_write_puts_the_page_beside_the_report(self):
         workdir = self.useFixture(fixtures.TempDir()).path
-        json_path, md_path, html_path = files.write(workdir, self.caps,
-                                                    self.summary)
+        json_path, md_path, html_path, _ = files.write(workdir, self.caps,
+                                                       self.summary)
         with open(json_path, 'rb') as f, open(html_path) as g:
             self.assertEqual([], html_report.check(g.read(), f.read()))
 
