@@ -18,6 +18,7 @@ job, openstack-multinode-fips) are not run: what they do on a gate
 layout or not needed on one node.
 """
 
+import collections
 import glob
 import json
 import os
@@ -34,6 +35,7 @@ import yaml
 from conformance_tests.common import paths
 from conformance_tests.devstack import container
 from conformance_tests.devstack import node_limits
+from conformance_tests.devstack import one_node
 from conformance_tests.devstack import sources
 from conformance_tests.devstack import zuul_jobs
 from conformance_tests.devstack import zuul_vars
@@ -137,28 +139,21 @@ def job_branch(name):
     return job.override_checkout or 'master'
 
 
-def nodeset_groups(nodeset, devstack_root):
-    """The group names of a one-node nodeset (DevStack's .zuul.yaml
-    defines the ones our jobs use); DevStackError for more nodes."""
+def find_nodeset(nodeset, devstack_root):
+    """The job's nodeset (DevStack's .zuul.yaml defines the ones our
+    jobs use), as a dict."""
     if isinstance(nodeset, dict):
-        found = nodeset
-    else:
-        with open(os.path.join(devstack_root, '.zuul.yaml')) as f:
-            entries = yaml.safe_load(f) or []
-        found = next((e['nodeset'] for e in entries
-                      if 'nodeset' in e and
-                      e['nodeset'].get('name') == nodeset), None)
-        if found is None:
-            raise DevStackError('nodeset %s is not in DevStack\'s '
-                                '.zuul.yaml: give the job one of its '
-                                'nodesets' % nodeset)
-    nodes = found.get('nodes') or []
-    if len(nodes) != 1:
-        raise DevStackError(
-            'nodeset %s has %d nodes: `conformance devstack` runs one '
-            'node; run the job on a one-node nodeset with the same '
-            'services' % (found.get('name', nodeset), len(nodes)))
-    return [group['name'] for group in found.get('groups') or []]
+        return nodeset
+    with open(os.path.join(devstack_root, '.zuul.yaml')) as f:
+        entries = yaml.safe_load(f) or []
+    found = next((e['nodeset'] for e in entries
+                  if 'nodeset' in e and
+                  e['nodeset'].get('name') == nodeset), None)
+    if found is None:
+        raise DevStackError('nodeset %s is not in DevStack\'s '
+                            '.zuul.yaml: give the job one of its '
+                            'nodesets' % nodeset)
+    return found
 
 
 def mirror_hosts():
@@ -169,6 +164,13 @@ def mirror_hosts():
         if found:
             hosts.add(found.group(1))
     return sorted(hosts)
+
+
+#: What the node adds to the job's own: its nodeset, the subnodes'
+#: computes it plays (one_node.py), the DevStack plugins it adds and
+#: whether heat's test image goes in its file cache.
+NodePlan = collections.namedtuple('NodePlan', 'nodeset computes plugins '
+                                              'heat_image')
 
 
 class Run(object):
@@ -233,7 +235,16 @@ class Run(object):
             devstack_src, cache, self.say, job.override_checkouts)
         for canonical, why in missing:
             self.say('devstack: %s not on the node: %s' % (canonical, why))
-        node_plugins = node_limits.heat_test_config(job.vars, self.say)
+        nodeset = find_nodeset(job.nodeset, os.path.join(src_root,
+                                                         DEVSTACK))
+        try:
+            computes = one_node.subnode_computes(job, nodeset, self.say)
+        except one_node.NodesetError as e:
+            raise DevStackError(str(e))
+        heat = node_limits.heat_test_config(job.vars, self.say)
+        node_plugins = dict(heat)
+        if computes:
+            node_plugins[node_limits.NODE_PLUGIN] = node_limits.NODE_PLUGIN_URL
         sources.lay_out(src_root, [sources.OPENSTACK + name
                                    for name in node_plugins],
                         branch, devstack_src, cache, self.say)
@@ -247,8 +258,10 @@ class Run(object):
         _write_state(self.workdir, state)
         state['proxy'] = self._start_proxy(leader)
         _write_state(self.workdir, state)
-        self._write_job_files(job, required, node_plugins, judged_release(
-            wanted, branch, job.vars, self.say))
+        self._write_job_files(
+            job, required, NodePlan(nodeset, computes, node_plugins,
+                                    bool(heat)),
+            judged_release(wanted, branch, job.vars, self.say))
         self.say('devstack: node up, %s on %s (%.0f s)' % (
             job_name, branch, time.monotonic() - started))
         return job
@@ -328,27 +341,38 @@ class Run(object):
                 proc.returncode, log))
         return proc.pid
 
-    def _write_job_files(self, job, required, node_plugins, release=None):
+    def _write_job_files(self, job, required, plan, release=None):
         job_dir = self.node.root + JOB_DIR
         os.makedirs(job_dir, exist_ok=True)
         for sub in ('logs', 'work'):
             os.makedirs(self.node.root + zuul_vars.EXECUTOR_ROOT + '/' + sub,
                         exist_ok=True)
-        groups = nodeset_groups(job.nodeset,
-                                self.node.root + SRC + '/' + DEVSTACK)
+        try:
+            groups = one_node.node_groups(plan.nodeset)
+        except one_node.NodesetError as e:
+            raise DevStackError(str(e))
+        # As Ansible gives a host its variables: the job's, each of its
+        # groups' over them, then its host-vars.
         node_vars = dict(job.vars)
+        for group in groups:
+            node_vars.update(job.group_vars.get(group) or {})
         node_vars.update(job.host_vars.get(container.HOSTNAME, {}))
+        job_localrc = node_vars.get('devstack_localrc') or {}
+        job_services = node_vars.get('devstack_services') or {}
         (node_vars['devstack_localrc'],
          node_vars['devstack_services']) = node_limits.apply(
-            node_vars.get('devstack_localrc') or {},
-            node_vars.get('devstack_services') or {}, self.say)
-        node_vars['devstack_local_conf'] = node_limits.tempest_config(
-            node_vars.get('devstack_local_conf'),
-            node_vars['devstack_services'], self.say)
+            job_localrc, job_services, self.say)
+        node_vars['devstack_localrc'].update(one_node.localrc(plan.computes))
+        node_vars['devstack_local_conf'] = node_limits.nova_config(
+            node_limits.tempest_config(
+                node_vars.get('devstack_local_conf'),
+                node_vars['devstack_services'], self.say),
+            job_localrc, job_services, self.say)
         node_limits.write_fake_image(self.node.root)
-        if node_plugins:
+        if plan.plugins:
             node_vars['devstack_plugins'] = dict(
-                node_vars.get('devstack_plugins') or {}, **node_plugins)
+                node_vars.get('devstack_plugins') or {}, **plan.plugins)
+        if plan.heat_image:
             node_limits.write_heat_test_image(self.node.root)
         for path, text in node_limits.node_files().items():
             _write(self.node.root, path, text)

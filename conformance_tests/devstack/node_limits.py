@@ -31,6 +31,15 @@ the services and the job's definition in zuul.d/ are not touched.
   condition that does not hold skips the unit, and ``systemctl
   restart`` succeeds, as on a host without iSCSI. Nothing of DevStack
   or open-iscsi changes; a gate VM has the module and starts it.
+- The hypervisor: a container has no /dev/kvm and cannot download a
+  guest image, so a job whose nova-compute runs libvirt (DevStack's
+  default) gets nova's fake driver (``VIRT_DRIVER=fake``), which builds
+  servers without running them: what the suite asks of a server (its
+  host, its state, its resources in placement and quota) is nova's,
+  not the hypervisor's. DevStack's fake driver also sets ``[quota]
+  driver = nova.quota.NoopQuotaDriver`` (every usage -1); where the node
+  chose the driver, nova.conf gets nova's default DbQuotaDriver back,
+  so quota counts as under the job's libvirt.
 - The image: DevStack downloads its default image (cirros) from
   download.cirros-cloud.net or GitHub, which this machine cannot reach.
   Nova's fake driver never reads an image, so a job with
@@ -72,7 +81,16 @@ FAKE_IMAGE_BYTES = 1024 * 1024
 
 #: DevStack's own value of a variable we change that a job may not set
 #: (stackrc), so that a change from it is said too.
-DEVSTACK_DEFAULTS = {'DOWNLOAD_DEFAULT_IMAGES': True}
+DEVSTACK_DEFAULTS = {'DOWNLOAD_DEFAULT_IMAGES': True,
+                     'VIRT_DRIVER': 'libvirt'}
+#: nova.conf where the node chose the fake driver (see above).
+NOVA_QUOTA_DRIVER = {'quota': {'driver': 'nova.quota.DbQuotaDriver'}}
+
+
+def node_chooses_fake_driver(localrc, services):
+    """Whether the job runs a nova-compute whose driver is not fake."""
+    return bool(services.get('n-cpu')) and localrc.get(
+        'VIRT_DRIVER', DEVSTACK_DEFAULTS['VIRT_DRIVER']) != 'fake'
 
 
 def runs_neutron_server(services):
@@ -100,7 +118,12 @@ def apply(localrc, services, say):
                 NEUTRON_WITHOUT_DATAPLANE.items())))
         why.update((key, 'neutron-server without a dataplane')
                    for key in NEUTRON_WITHOUT_DATAPLANE)
-    if localrc.get('VIRT_DRIVER') == 'fake' and services.get('g-api'):
+    if node_chooses_fake_driver(localrc, services):
+        changes['VIRT_DRIVER'] = 'fake'
+        why['VIRT_DRIVER'] = ('a container has no /dev/kvm and cannot '
+                              'download a guest image')
+    if changes.get('VIRT_DRIVER', localrc.get('VIRT_DRIVER')) == 'fake' \
+            and services.get('g-api'):
         changes['IMAGE_URLS'] = 'file://' + FAKE_IMAGE
         changes['DOWNLOAD_DEFAULT_IMAGES'] = False
         why['IMAGE_URLS'] = why['DOWNLOAD_DEFAULT_IMAGES'] = (
@@ -142,6 +165,27 @@ def tempest_config(local_conf, services, say):
             tempest.setdefault(section, {})[key] = value
     test_config['$TEMPEST_CONFIG'] = tempest
     return dict(local_conf or {}, **{'test-config': test_config})
+
+
+def nova_config(local_conf, localrc, services, say):
+    """The job's devstack_local_conf with nova's default quota driver in
+    nova.conf's post-config where the node chose the fake driver (whose
+    DevStack plugin sets NoopQuotaDriver) and the job names no quota
+    driver; said. The argument is not changed."""
+    post_config = dict((local_conf or {}).get('post-config') or {})
+    nova = {section: dict(options) for section, options in (
+        post_config.get('$NOVA_CONF') or {}).items()}
+    if not node_chooses_fake_driver(localrc, services) or \
+            'driver' in nova.get('quota', {}):
+        return local_conf
+    for section, options in NOVA_QUOTA_DRIVER.items():
+        for key, value in options.items():
+            say('devstack: nova.conf [%s] %s = %s on this node: DevStack\'s '
+                'fake virt driver sets NoopQuotaDriver, and the job\'s nova '
+                'counts quota' % (section, key, value))
+            nova.setdefault(section, {})[key] = value
+    post_config['$NOVA_CONF'] = nova
+    return dict(local_conf or {}, **{'post-config': post_config})
 
 
 ISCSID_DROP_IN = '/etc/systemd/system/iscsid.service.d/conformance-node.conf'

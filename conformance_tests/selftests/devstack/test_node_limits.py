@@ -44,14 +44,16 @@ class NeutronTest(testtools.TestCase):
 
     def test_the_dataplane_is_off_and_neutron_server_stays(self):
         said = []
-        localrc, services = node_limits.apply({}, OVN_SERVICES, said.append)
+        localrc, services = node_limits.apply(
+            {'VIRT_DRIVER': 'fake'}, OVN_SERVICES, said.append)
         self.assertEqual(
             {'q-svc', 'g-api', 'n-cpu'},
             {name for name, on in services.items() if on})
         for key, value in node_limits.NEUTRON_WITHOUT_DATAPLANE.items():
             self.assertEqual(value, localrc[key])
         self.assertTrue(OVN_SERVICES['ovn-northd'], 'the job is unchanged')
-        self.assertEqual(2, len(said), said)
+        self.assertEqual(3, len(said), said)
+        self.assertIn('DOWNLOAD_DEFAULT_IMAGES=False', said[2])
         for name in ('ovn-controller', 'ovn-northd', 'ovs-vswitchd',
                      'ovsdb-server', 'q-ovn-metadata-agent'):
             self.assertIn(name, said[0])
@@ -159,6 +161,58 @@ class IscsidTest(testtools.TestCase):
             '[Unit]\nConditionPathExists=/sys/module/scsi_transport_iscsi',
             text)
         self.assertTrue(os.path.exists(root + node_limits.FAKE_IMAGE))
+
+
+class HypervisorTest(testtools.TestCase):
+    """A job whose nova-compute runs libvirt gets the fake driver, and
+    nova counts quota as it would under libvirt."""
+
+    def test_libvirt_becomes_fake_with_the_nodes_image_and_said(self):
+        for localrc, has in (({}, 'DevStack\'s default is libvirt'),
+                             ({'VIRT_DRIVER': 'libvirt'},
+                              'the job has libvirt')):
+            said = []
+            got, _ = node_limits.apply(localrc, {'n-cpu': True,
+                                                 'g-api': True}, said.append)
+            self.assertEqual(('fake', 'file://' + node_limits.FAKE_IMAGE),
+                             (got['VIRT_DRIVER'], got['IMAGE_URLS']))
+            line = [s for s in said if 'VIRT_DRIVER=fake' in s]
+            self.assertEqual(1, len(line), said)
+            self.assertIn(has, line[0])
+            self.assertIn('no /dev/kvm', line[0])
+
+    def test_no_compute_or_a_fake_one_keeps_the_driver(self):
+        for localrc, services in (({}, {'n-cpu': False}),
+                                  ({'VIRT_DRIVER': 'fake'}, {'n-cpu': True})):
+            said = []
+            got, _ = node_limits.apply(localrc, services, said.append)
+            self.assertEqual(localrc.get('VIRT_DRIVER'),
+                             got.get('VIRT_DRIVER'))
+            self.assertFalse([s for s in said if 'VIRT_DRIVER' in s])
+            self.assertIs(None, node_limits.nova_config(
+                None, localrc, services, said.append))
+
+    def test_nova_counts_quota_where_the_node_chose_the_fake_driver(self):
+        said = []
+        job_conf = {'post-config': {'$NOVA_CONF': {
+            'quota': {'count_usage_from_placement': True}}},
+            'test-config': {'$TEMPEST_CONFIG': {'a': {'b': 1}}}}
+        got = node_limits.nova_config(job_conf, {}, {'n-cpu': True},
+                                      said.append)
+        self.assertEqual({'count_usage_from_placement': True,
+                          'driver': 'nova.quota.DbQuotaDriver'},
+                         got['post-config']['$NOVA_CONF']['quota'])
+        self.assertEqual(job_conf['test-config'], got['test-config'])
+        self.assertNotIn('driver', job_conf['post-config']['$NOVA_CONF'][
+            'quota'], 'the job is unchanged')
+        self.assertEqual(1, len(said))
+        self.assertIn('NoopQuotaDriver', said[0])
+
+    def test_a_quota_driver_the_job_names_is_kept(self):
+        job_conf = {'post-config': {'$NOVA_CONF': {
+            'quota': {'driver': 'nova.quota.UnifiedLimitsDriver'}}}}
+        self.assertIs(job_conf, node_limits.nova_config(
+            job_conf, {}, {'n-cpu': True}, [].append))
 
 
 class HeatTestConfigTest(testtools.TestCase):

@@ -120,21 +120,6 @@ class JobBranchTest(testtools.TestCase):
         self.assertIn('not a DevStack job', str(e))
 
 
-class NodesetTest(testtools.TestCase):
-
-    def test_one_node_gives_its_groups(self):
-        self.assertEqual(['tempest'], deploy.nodeset_groups(
-            {'name': 'n', 'nodes': [{'name': 'controller'}],
-             'groups': [{'name': 'tempest', 'nodes': ['controller']}]},
-            None))
-
-    def test_two_nodes_are_refused_naming_the_way_out(self):
-        e = self.assertRaises(
-            deploy.DevStackError, deploy.nodeset_groups,
-            {'name': 'two', 'nodes': [{'name': 'a'}, {'name': 'b'}]}, None)
-        self.assertIn('nodeset two has 2 nodes', str(e))
-
-
 class HostTest(testtools.TestCase):
 
     def test_not_root_is_one_line(self):
