@@ -173,15 +173,23 @@ class ServerGroupNovaclientTest(api_version_utils.BaseMicroversionTest,
         return {k: shown.get(k) for k in ('name', 'policy', 'rules',
                                           'members')}
 
+    def _library(self, what, call, *args, **kwargs):
+        """novaclient's answer to ``call``; a refusal or an error status
+        from the API is the rule's failed assertion, naming the call."""
+        from novaclient import exceptions as nova_exc
+        try:
+            return call(*args, **kwargs)
+        except nova_exc.ClientException as e:
+            self.fail('%s: %s was answered %s %s' % (
+                LIBRARY_RULE, what, getattr(e, 'code', '?'), e))
+
     @decorators.idempotent_id('eb8083ac-5729-4854-a1a4-ac952d4d202b')
     def test_rule_max_server_per_host_through_novaclient_library(self):
-        from novaclient import exceptions as nova_exc
-
         nova = self._novaclient()
         name = self._name('novaclient-sg')
-        created = nova.server_groups.create(
-            name=name, policy='anti-affinity',
-            rules=dict(EXPECTED_RULES))
+        created = self._library(
+            'server_groups.create', nova.server_groups.create,
+            name=name, policy='anti-affinity', rules=dict(EXPECTED_RULES))
         self.addCleanup(test_utils.call_and_ignore_notfound_exc,
                         self.groups.delete_server_group, created.id)
         expected = {'name': name, 'policy': 'anti-affinity',
@@ -191,12 +199,13 @@ class ServerGroupNovaclientTest(api_version_utils.BaseMicroversionTest,
                          '(sent policy=anti-affinity, rules=%s)' % (
                              LIBRARY_RULE, EXPECTED_RULES))
 
-        self.assertEqual(expected, self._seen(
-            nova.server_groups.get(created.id)),
+        self.assertEqual(expected, self._seen(self._library(
+            'server_groups.get', nova.server_groups.get, created.id)),
             '%s: server_groups.get(%s)' % (LIBRARY_RULE, created.id))
 
-        listed = [self._seen(g) for g in nova.server_groups.list()
-                  if g.id == created.id]
+        listed = [self._seen(g) for g in self._library(
+            'server_groups.list', nova.server_groups.list)
+            if g.id == created.id]
         self.assertEqual([expected], listed, '%s: server_groups.list() '
                          'entry of %s' % (LIBRARY_RULE, created.id))
 
@@ -206,10 +215,12 @@ class ServerGroupNovaclientTest(api_version_utils.BaseMicroversionTest,
                          '%s: GET /os-server-groups/%s at %s' % (
                              LIBRARY_RULE, created.id, MICROVERSION))
 
-        nova.server_groups.delete(created.id)
-        # novaclient's NotFound is the API's 404 for the group.
-        self.assertRaises(nova_exc.NotFound, nova.server_groups.get,
-                          created.id)
+        self._library('server_groups.delete', nova.server_groups.delete,
+                      created.id)
+        self.assertIsNone(
+            server_groups.still_there(self.groups, created.id),
+            '%s: the group is gone after server_groups.delete(%s)' % (
+                LIBRARY_RULE, created.id))
 
     @decorators.idempotent_id('3fbc9ee6-0325-456f-b538-99d2e520ba54')
     @decorators.attr(type=['slow'])
