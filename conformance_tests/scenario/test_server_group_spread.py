@@ -28,6 +28,7 @@ from tempest.lib import exceptions as lib_exc
 
 from conformance_tests.common import outcomes
 from conformance_tests.common import skips
+from conformance_tests.common import waiters
 from conformance_tests.scenario import base
 from conformance_tests.services.compute.v2 import server_groups
 
@@ -201,9 +202,17 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
 
     def _neighbour_on_every_host(self, rule):
         """One server of another anti-affinity group on each of the H
-        hosts: servers that are not the tested group's, which its limit
-        must not count."""
-        rule = '%s (one server of another group on each host first)' % rule
+        hosts, and one server of no group in the zone: servers that are
+        not the tested group's, which its limit must not count (the
+        ungrouped one's host holds two such). Returns the ungrouped
+        server's id: the caller removes it once the group is placed, so
+        that the zone never holds more than 3*H+1 of these servers."""
+        rule = ('%s (one server of another group on each host and one of '
+                'no group in the zone first)' % rule)
+        loner = self._boot_reported(None)
+        self.assertEqual('ACTIVE', loner['status'], '%s: a server of no '
+                         'group goes ACTIVE in zone %s (fault: %s)' % (
+                             rule, self.zone, loner.get('fault')))
         group = self._create_group('anti-affinity')
         placed = [self._boot_reported(group) for _ in range(self.host_count)]
         self.assertEqual(['ACTIVE'] * self.host_count,
@@ -216,6 +225,7 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
                          '%s: they must use all %d hosts (servers per '
                          'hostId: %s)' % (rule, self.host_count,
                                           dict(per_host)))
+        return loner['id']
 
     def _fill_then_overflow(self, limit, rules, neighbours=False):
         rule = ('anti-affinity with %s: at most %d server(s) of the group '
@@ -226,8 +236,9 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
             # The filter compares the group's servers on a host with the
             # limit, not every server there.
             rule += (', counting only the group\'s servers on a host (one '
-                     'of another group already on each)')
-            self._neighbour_on_every_host(rule)
+                     'of another group already on each, one of no group '
+                     'on one)')
+            loner = self._neighbour_on_every_host(rule)
         group = self._create_group('anti-affinity', rules)
         if rules:
             self.assertEqual(rules, group['rules'],
@@ -245,6 +256,10 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
                          '(servers per hostId: %s)' % (
                              rule, capacity, self.host_count, len(per_host),
                              dict(per_host)))
+        if neighbours:
+            # Placed beside it; gone before the overflow, which it does
+            # not change, so the project's instance quota needs 3*H+1.
+            waiters.remove_servers([(self.servers, loner)])
         extra = self._boot_settled(group)
         self._assert_unschedulable(rule, extra, group, [NO_VALID_HOST])
 
@@ -259,8 +274,8 @@ class ServerGroupSpreadTest(base.ComputeScenarioTest):
     @decorators.attr(type=['slow'])
     def test_max_server_per_host_2(self):
         """max_server_per_host=2 beside another group's server on each
-        host: 2*H servers, no host above 2 of the group, then one more
-        has no valid host."""
+        host and a server of no group: 2*H servers, no host above 2 of
+        the group, then one more has no valid host."""
         self._fill_then_overflow(2, {'max_server_per_host': 2},
                                  neighbours=True)
 
