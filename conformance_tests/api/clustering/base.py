@@ -307,6 +307,27 @@ class AffinityPolicyTest(test.BaseTestCase):
             servers[node['id']] = server
         return servers
 
+    def servers_in_group(self, cluster, group_id, count, rule, client=None):
+        """{node id: server} of the cluster after the actions ``rule``
+        says made its nodes: exactly ``count`` nodes, each ACTIVE with an
+        ACTIVE server (node_servers), and every server a member of group
+        ``group_id``, the group the policy placed them in. An action's
+        SUCCEEDED and its data are the policy's word; this is what it
+        did."""
+        servers = self.node_servers(cluster, rule, client)
+        self.assertEqual(count, len(servers), '%s: the cluster has %d '
+                         'node(s) with a server, expected %d: %s' % (
+                             rule, len(servers), count, sorted(servers)))
+        members = outcomes.must_succeed(
+            self, '%s (group %s is shown)' % (rule, group_id),
+            self.groups.show_server_group,
+            group_id)['server_group']['members']
+        for node, server in sorted(servers.items()):
+            self.assertIn(server['id'], members, '%s: node %s\'s server %s '
+                          'is not a member of group %s (members: %s)' % (
+                              rule, node, server['id'], group_id, members))
+        return servers
+
     def host_of(self, server):
         """The server's host as this account can tell hosts apart: its
         name (admin), else its ``hostId`` (a hash of host and project:

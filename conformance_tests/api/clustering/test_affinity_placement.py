@@ -24,6 +24,10 @@ RULE_OTHER_POLICY = ('"Senlin engine respects outputs (i.e. number of '
 RULE_INHERITED_PLACED = ('S1: a cluster that inherited the group its '
                          'profile names: a scale-out\'s placement names '
                          'that group\'s id (the binding\'s servergroup_id)')
+RULE_NODE_CREATE = ('NODE_CREATE: "The policy is capable of processing the '
+                    'node associated with this action": a node created for '
+                    'the cluster gets the placement the policy wrote, so '
+                    'its server is a member of the policy\'s group')
 RULE_COUNT = ('"After validating the count value, the affinity policy '
               'proceeds": a CLUSTER_SCALE_OUT whose count is 0, negative or '
               'not an integer is refused (400) and places nothing')
@@ -181,11 +185,13 @@ class AffinityPlacementTest(PlacementTestBase):
                             self.clustering.scale_out, cluster['id'], 2)
         self.assert_succeeded(scale, RULE_PLACEMENT)
         self.assert_placement(scale, 2, group_id)
+        self.servers_in_group(cluster, group_id, 2, RULE_PLACEMENT)
 
         grow = self.act_on(RULE_PLACEMENT, 'CLUSTER_RESIZE',
                            self.clustering.resize, cluster['id'], 3)
         self.assert_succeeded(grow, RULE_PLACEMENT)
         self.assert_placement(grow, 1, group_id)
+        self.servers_in_group(cluster, group_id, 3, RULE_PLACEMENT)
 
         node, action = outcomes.must_succeed(
             self, '%s (senlin accepts a node for the cluster)' %
@@ -194,12 +200,49 @@ class AffinityPlacementTest(PlacementTestBase):
         create = self.act(action, 'NODE_CREATE')
         self.assert_succeeded(create, RULE_PLACEMENT)
         self.assert_placement(create, 1, group_id)
+        # Where NODE_CREATE's server goes is node-create-placed's rule.
+        self.assertEqual(4, len(self.node_servers(cluster, RULE_PLACEMENT)),
+                         '%s: after NODE_CREATE the cluster has 4 nodes' %
+                         RULE_PLACEMENT)
 
         shrink = self.act_on(RULE_SHRINK, 'CLUSTER_RESIZE',
                              self.clustering.resize, cluster['id'], 1)
         self.assert_succeeded(shrink, RULE_SHRINK)
         self.assertIsNone(placement_of(shrink), '%s: data %s' % (
             RULE_SHRINK, shrink.get('data')))
+        # Which node a shrink removes is senlin's choice: count them only.
+        self.assertEqual(1, len(self.node_servers(cluster, RULE_SHRINK)),
+                         '%s: a resize to 1 leaves 1 node' % RULE_SHRINK)
+
+    @decorators.idempotent_id('dd356771-b3b4-41ed-825b-8f9d5e51b59d')
+    @decorators.attr(type=['slow'])
+    def test_node_create_places_its_server(self):
+        cluster, group_id = self.attached_cluster(RULE_NODE_CREATE)
+        node, action = outcomes.must_succeed(
+            self, '%s (senlin accepts a node for the cluster)' %
+            RULE_NODE_CREATE, self.clustering.create_node,
+            self.name('node'), cluster['profile_id'], cluster['id'])
+        create = self.act(action, 'NODE_CREATE')
+        self.assert_succeeded(create, RULE_NODE_CREATE)
+        self.assert_placement(create, 1, group_id, rule=RULE_NODE_CREATE)
+        server = self.node_servers(cluster, RULE_NODE_CREATE)[node['id']]
+        members = outcomes.must_succeed(
+            self, '%s (group %s is shown)' % (RULE_NODE_CREATE, group_id),
+            self.groups.show_server_group,
+            group_id)['server_group']['members']
+        if server['id'] not in members:
+            # What the node was given names the cause: senlin copies a
+            # placement into the node's data, and its server profile
+            # adds the zone the server landed in.
+            shown = [n for n in outcomes.must_succeed(
+                self, RULE_NODE_CREATE, self.clustering.list_nodes,
+                cluster['id']) if n['id'] == node['id']]
+            placement = ((shown[0].get('data') or {}).get('placement')
+                         if shown else None)
+            self.fail('%s: node %s\'s server %s is not a member of group '
+                      '%s (members %s); the node\'s data holds placement %s'
+                      % (RULE_NODE_CREATE, node['id'], server['id'],
+                         group_id, members, placement))
 
     @decorators.idempotent_id('5a4051bd-ea73-4aca-8f74-d5a6e1265029')
     @decorators.attr(type=['slow'])
@@ -221,6 +264,8 @@ class AffinityPlacementTest(PlacementTestBase):
         self.assert_placement(scale, 1, group['id'],
                               rule=RULE_INHERITED_PLACED)
         self.assert_succeeded(scale, RULE_INHERITED_PLACED)
+        self.servers_in_group(cluster, group['id'], 1,
+                              RULE_INHERITED_PLACED)
 
     @decorators.idempotent_id('f8c33419-115f-4da9-891d-4650b27d85dd')
     @decorators.attr(type=['slow'])
@@ -236,12 +281,8 @@ class AffinityPlacementTest(PlacementTestBase):
                             self.clustering.scale_out, cluster['id'], 1)
         self.assert_succeeded(scale, RULE_COUNT)
         self.assert_placement(scale, 1, group_id, rule=RULE_COUNT)
-        nodes = outcomes.must_succeed(self, RULE_COUNT,
-                                      self.clustering.list_nodes,
-                                      cluster['id'])
-        self.assertEqual(1, len(nodes), '%s: after the refusals and a '
-                         'scale-out by 1 the cluster has the nodes %s' % (
-                             RULE_COUNT, [n['id'] for n in nodes]))
+        self.servers_in_group(cluster, group_id, 1, '%s (after the '
+                              'refusals, a scale-out by 1)' % RULE_COUNT)
 
     @decorators.idempotent_id('b7e3c5a9-2f48-4d16-a0c7-9e8d1f6b4a53')
     @decorators.attr(type=['slow'])
@@ -295,15 +336,10 @@ class AffinityPlacementTest(PlacementTestBase):
                                 self.clustering.scale_out, cluster['id'], 1)
             self.assert_succeeded(scale, RULE_MEMBERS)
             self.assert_placement(scale, 1, group_id, zone, RULE_ZONE)
-        servers = self.node_servers(cluster, RULE_MEMBERS)
-        self.assertEqual(len(hosts), len(servers), RULE_MEMBERS)
-        members = outcomes.must_succeed(
-            self, RULE_MEMBERS, self.groups.show_server_group,
-            group_id)['server_group']['members']
+        servers = self.servers_in_group(cluster, group_id, len(hosts),
+                                        RULE_MEMBERS)
         placed = {}
         for server in servers.values():
-            self.assertIn(server['id'], members, '%s: server %s is not in '
-                          'group %s' % (RULE_MEMBERS, server['id'], group_id))
             self.assertEqual(zone, server['OS-EXT-AZ:availability_zone'],
                              '%s: server %s' % (RULE_ZONE, server['id']))
             placed.setdefault(self.host_of(server), []).append(

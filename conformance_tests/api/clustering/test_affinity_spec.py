@@ -113,6 +113,7 @@ class AffinitySpecTest(base.AffinityPolicyTest):
                          placement, '%s: spec %s, scale-out data %s' % (
                              RULE_DEFAULT_VALUES, spec['properties'],
                              scale.get('data')))
+        self.servers_in_group(cluster, group_id, 1, RULE_DEFAULT_VALUES)
 
     @decorators.idempotent_id('3843fecb-74e9-4206-9e0d-953ef71ce310')
     def test_type_versions(self):

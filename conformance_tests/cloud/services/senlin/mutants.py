@@ -894,3 +894,62 @@ def drs_pattern_matches_dr():
     import re
     from senlin.policies import affinity_policy
     affinity_policy.re = re
+
+
+def _node_action_class():
+    from senlin.engine.actions import node_action
+    return node_action.NodeAction
+
+
+@reference('node-create-placed', SERVICE,
+           capabilities=(CAP + 'node-create-placed',),
+           rule='NODE_CREATE: "The policy is capable of processing the node '
+                'associated with this action"')
+def node_create_placed():
+    """senlin 16's NodeAction.do_create never reads the placement the
+    policy's pre_op wrote in the action's data (only cluster actions copy
+    a placement into each new node's data). Give the node that placement
+    before senlin creates it, as a scale-out gives each of its nodes one."""
+    cls = _node_action_class()
+    original = cls.do_create
+
+    def do_create(self):
+        placements = (self.data.get('placement') or {}).get('placements')
+        if placements:
+            self.entity.data = dict(self.entity.data or {},
+                                    placement=dict(placements[0]))
+        return original(self)
+    cls.do_create = functools.wraps(original)(do_create)
+
+
+@register('node-create-group-dropped', SERVICE,
+          targets=(CAP + 'node-create-placed',),
+          rule='NODE_CREATE\'s node is placed in the policy\'s group (here '
+               'the node gets the placement without its servergroup)',
+          profile=REFERENCE_PROFILE)
+def node_create_group_dropped():
+    def change(policy, action):
+        if getattr(action, 'action', None) == 'NODE_CREATE':
+            _rewrite_placements(action, lambda p: {
+                k: v for k, v in p.items() if k != 'servergroup'})
+    _after_pre_op(change)
+
+
+@register('node-create-placed-hint-dropped', SERVICE,
+          targets=(CAP + 'node-create-placed',),
+          rule='a senlin that gives NODE_CREATE\'s node its placement '
+               '(node-create-placed) but drops the group from the server '
+               'it asks nova for: the server is outside the group for '
+               'another cause than senlin 16\'s',
+          wrong_reason=True)
+def node_create_placed_hint_dropped():
+    node_create_placed()
+
+    def make(original):
+        def server_create(self, **attrs):
+            hints = dict(attrs.get('scheduler_hints') or {})
+            hints.pop('group', None)
+            attrs['scheduler_hints'] = hints
+            return original(self, **attrs)
+        return server_create
+    _wrap_nova('server_create', make)
