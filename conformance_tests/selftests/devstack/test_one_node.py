@@ -132,11 +132,17 @@ class PluginTest(testtools.TestCase):
             sources.STANDIN_PROJECTS[node_limits.NODE_PLUGIN], 'devstack',
             'plugin.sh')
         script = STUBS + 'source %s %s\n' % (plugin, phase)
+        bin_dir = os.path.join(tmp, 'bin')
+        os.mkdir(bin_dir)
+        with open(os.path.join(bin_dir, 'nova-manage'), 'w') as f:
+            f.write('#!/bin/sh\necho nova-manage "$@" >> "$CALLS"\n')
+        os.chmod(os.path.join(bin_dir, 'nova-manage'), 0o700)
         env = dict(os.environ, CALLS=calls, LISTED=listed,
                    VIRT_DRIVER=virt_driver, NOVA_CONF_DIR='/etc/nova',
+                   NOVA_CONF='/etc/nova/nova.conf',
                    NOVA_CPU_CONF='/etc/nova/nova-cpu.conf',
                    NOVA_STATE_PATH=os.path.join(tmp, 'state'),
-                   NOVA_BIN_DIR='/opt/stack/bin', CELLSV2_SETUP=cellsv2,
+                   NOVA_BIN_DIR=bin_dir, CELLSV2_SETUP=cellsv2,
                    NOVA_READY_TIMEOUT='2', REGION_NAME='RegionOne',
                    CONFORMANCE_NODE_SUBNODE_COMPUTES=computes)
         done = subprocess.run(['bash', '-c', script], env=env,
@@ -154,8 +160,11 @@ class PluginTest(testtools.TestCase):
             'iniset %s DEFAULT host compute1' % conf,
             'iniset %s DEFAULT state_path %s' % (conf, state),
             'iniset_rpc_backend nova %s DEFAULT nova_cell2' % conf,
-            'run_process n-cpu-compute1 /opt/stack/bin/nova-compute '
-            '--config-file %s' % conf], calls)
+            'run_process n-cpu-compute1 %s/bin/nova-compute '
+            '--config-file %s' % (tmp, conf),
+            # mapped to its cell, then listed by nova
+            'nova-manage --config-file /etc/nova/nova.conf cell_v2 '
+            'discover_hosts --verbose'], calls)
         with open(os.path.join(state, 'compute_id')) as f:
             self.assertEqual('0000-uuid\n', f.read())
 
@@ -166,8 +175,10 @@ class PluginTest(testtools.TestCase):
         self.assertFalse([c for c in calls if 'iniset_rpc_backend' in c])
 
     def test_a_compute_nova_never_lists_stops_stack_sh(self):
-        done, _, _ = self.run_plugin('stack extra', listed='compute11')
+        done, calls, _ = self.run_plugin('stack extra', listed='compute11')
         self.assertEqual(1, done.returncode)
+        self.assertLess(1, len([c for c in calls if 'discover_hosts' in c]),
+                        'discovered again until the deadline')
         self.assertIn('nova lists no hypervisor compute1 after 2 s '
                       '(NOVA_READY_TIMEOUT)', done.stderr)
 

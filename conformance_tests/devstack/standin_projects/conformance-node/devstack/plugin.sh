@@ -11,23 +11,33 @@
 # A subnode's nova-compute (one_node.py): where the job's nodeset has
 # subnodes, CONFORMANCE_NODE_SUBNODE_COMPUTES names each one's compute
 # as "host:cell". Each is started here, in the extra phase, after
-# DevStack started this node's own computes and before stack.sh runs
-# discover_hosts.sh, configured as start_nova_compute configures a
-# subnode's: nova-cpu.conf with the subnode's host name and message
+# DevStack started this node's own computes, configured as
+# start_nova_compute configures a subnode's: nova-cpu.conf with the subnode's host name and message
 # queue (its cell's, under the superconductor layout), and a state
-# path and compute_id of its own, as DevStack gives each fake compute.
+# path and compute_id of its own, as DevStack gives each fake compute;
+# then mapped to its cell.
 
+# nova's hypervisor list shows a compute node only once it is mapped to
+# its cell, so this maps it (nova-manage cell_v2 discover_hosts, as
+# orchestrate-devstack does for a subnode once its DevStack is done)
+# until nova lists it: its compute node appears in its cell's database
+# a few seconds after the service starts.
 function conformance_node_wait_for_hypervisor {
     local host=$1
     local deadline=$((SECONDS + NOVA_READY_TIMEOUT))
-    while ! openstack --os-cloud devstack-admin --os-region "$REGION_NAME" \
-            hypervisor list -f value -c "Hypervisor Hostname" |
-            grep -qx -- "$host"; do
+    while true; do
+        "$NOVA_BIN_DIR/nova-manage" --config-file "$NOVA_CONF" \
+            cell_v2 discover_hosts --verbose
+        if openstack --os-cloud devstack-admin --os-region "$REGION_NAME" \
+                hypervisor list -f value -c "Hypervisor Hostname" |
+                grep -qx -- "$host"; then
+            return 0
+        fi
         if (( SECONDS >= deadline )); then
             die $LINENO "nova lists no hypervisor $host after" \
                 "$NOVA_READY_TIMEOUT s (NOVA_READY_TIMEOUT)"
         fi
-        sleep 1
+        sleep 2
     done
 }
 
