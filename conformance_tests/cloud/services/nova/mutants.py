@@ -604,6 +604,10 @@ for _name, _rule, _loosen in (
          '(additionalProperties false)',
          _drop('additionalProperties',
                lambda s: _policy_forms(s)[0]['properties']['rules'])),
+        ('nested-other-policy-takes-other-keys',
+         'a policy other than anti-affinity takes only its name, no rules '
+         '(additionalProperties false)',
+         _drop('additionalProperties', lambda s: _policy_forms(s)[1])),
         ('nested-policy-any-name',
          'a policy without rules is named affinity, soft-anti-affinity or '
          'soft-affinity (the enum)',
