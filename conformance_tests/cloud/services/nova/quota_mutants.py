@@ -113,6 +113,33 @@ def counts_deleted_servers():
 
 
 @register(
+    'quota-deleted-cores-ram-kept', 'nova',
+    targets=('compute.quota-from-placement.usage-agreement',),
+    rule='a deleted server\'s cores and RAM count no more (usage is counted '
+         'from placement, whose allocations go with the server; here the '
+         'compute leaves them, and its periodic clean-up too)')
+def deleted_cores_ram_kept():
+    from nova.compute import manager
+    from nova.compute import resource_tracker
+
+    original = manager.ComputeManager._complete_deletion
+
+    def complete_deletion(self, context, instance):
+        # The allocations stay for this call only: a rescheduled or
+        # migrated server's are not this rule's.
+        self.reportclient.delete_allocation_for_instance = (
+            lambda *args, **kwargs: True)
+        try:
+            return original(self, context, instance)
+        finally:
+            del self.reportclient.delete_allocation_for_instance
+
+    manager.ComputeManager._complete_deletion = complete_deletion
+    resource_tracker.ResourceTracker._remove_deleted_instances_allocations = (
+        lambda self, *args, **kwargs: None)
+
+
+@register(
     'quota-user-limit-for-every-user', 'nova',
     targets=('compute.quota-from-placement.per-user-limit',),
     rule='a per-user limit binds that user only: another user of the '
