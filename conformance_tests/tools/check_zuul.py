@@ -21,6 +21,10 @@ Rules learned from DevStack jobs that could never go green:
   SEED_CONFIG sets what that seed's tests need (seed 001: nova's [quota]
   count_usage_from_placement = True and Tempest's [conformance]
   quota_usage_from_placement = true).
+- Quota counts under the fake driver: DevStack's fake virt driver sets
+  nova's [quota] driver = nova.quota.NoopQuotaDriver (every usage -1),
+  so a job with VIRT_DRIVER=fake running a seed whose tests count quota
+  (QUOTA_SEEDS) names a counting driver in nova.conf's post-config.
 - Scope by seed: every job that runs the suite names its seeds in
   conformance_seeds (seeds that exist in guidelines/) and runs
   `conformance run ... --seed`; no hand-written tempest_test_regex.
@@ -386,6 +390,35 @@ def _seed_config(jobs):
                     found.append(
                         'job %s runs seed %s, so it must set %s' % (
                             name, seed, what))
+    return found
+
+
+#: Seeds whose tests read or enforce nova's quota usage.
+QUOTA_SEEDS = ('001', '004')
+NOOP_QUOTA_DRIVER = 'nova.quota.NoopQuotaDriver'
+QUOTA_DRIVER = ('devstack_local_conf', 'post-config', '$NOVA_CONF', 'quota',
+                'driver')
+
+
+def _fake_driver_quota(jobs):
+    found = []
+    for name, job in jobs.items():
+        if job.get('abstract'):
+            continue
+        config = _effective_vars(name, jobs)
+        localrc = config.get('devstack_localrc') or {}
+        counting = [seed for seed in _seeds_of(name, jobs)
+                    if str(seed) in QUOTA_SEEDS]
+        driver = _lookup(config, QUOTA_DRIVER)
+        if (localrc.get('VIRT_DRIVER') == 'fake' and counting and
+                driver in (None, NOOP_QUOTA_DRIVER)):
+            found.append(
+                "job %s runs seed %s with nova's fake virt driver, whose "
+                'DevStack plugin sets [quota] driver = %s (every usage -1): '
+                'set nova.quota.DbQuotaDriver (devstack_local_conf '
+                'post-config $NOVA_CONF quota driver)' % (
+                    name, ', '.join(str(s) for s in counting),
+                    NOOP_QUOTA_DRIVER))
     return found
 
 
@@ -804,6 +837,7 @@ def problems(root=ROOT):
     found += _devstack_first(root, jobs)
     found += _literal_secrets(root)
     found += _seed_config(jobs)
+    found += _fake_driver_quota(jobs)
     found += _suite_by_seed(root, jobs)
     found += _release_branches(jobs)
     found += _results_published(root, jobs)

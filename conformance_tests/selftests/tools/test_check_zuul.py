@@ -370,6 +370,36 @@ class SeedConfigTest(TreeFixture):
         self.assertEqual([], self.check(self.suite_job(seeds=['000'])))
 
 
+class FakeDriverQuotaTest(TreeFixture):
+    """A fake-driver job running a quota seed names a counting driver."""
+
+    FAKE = {'VIRT_DRIVER': 'fake'}
+
+    def setUp(self):
+        super().setUp()
+        self.playbook('../guidelines/004-feature.yaml', 'x: 1\n')
+
+    def test_the_fake_drivers_noop_quota_is_rejected(self):
+        found = self.check(self.suite_job(seeds=['004'], vars={
+            'devstack_localrc': self.FAKE}))
+        self.assertEqual([
+            "job suite runs seed 004 with nova's fake virt driver, whose "
+            'DevStack plugin sets [quota] driver = nova.quota.'
+            'NoopQuotaDriver (every usage -1): set nova.quota.DbQuotaDriver '
+            '(devstack_local_conf post-config $NOVA_CONF quota driver)'],
+            found)
+
+    def test_a_counting_driver_or_another_seed_or_driver_passes(self):
+        counting = {'post-config': {'$NOVA_CONF': {'quota': {
+            'driver': 'nova.quota.DbQuotaDriver'}}}}
+        self.assertEqual([], self.check(self.suite_job(seeds=['004'], vars={
+            'devstack_localrc': self.FAKE,
+            'devstack_local_conf': counting})))
+        self.assertEqual([], self.check(self.suite_job(seeds=['000'], vars={
+            'devstack_localrc': self.FAKE})))
+        self.assertEqual([], self.check(self.suite_job(seeds=['004'])))
+
+
 class SuiteBySeedTest(TreeFixture):
     """Rule (d): every job runs `conformance run --seed`, no regex."""
 
