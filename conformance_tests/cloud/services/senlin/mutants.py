@@ -59,6 +59,12 @@ def _rewrite_placements(action, change):
         action.store(action.context)
 
 
+def _drop_from_placements(action, key):
+    """Each placement entry pre_op wrote, without ``key``; stored."""
+    _rewrite_placements(action, lambda p: {k: v for k, v in p.items()
+                                           if k != key})
+
+
 def _profile_hints(profile):
     """The profile's scheduler_hints: a property, so under 'properties'
     of the spec (senlin 16 looks for them at the top of the spec, where
@@ -479,9 +485,8 @@ def affinity_not_singleton():
           targets=(CAP + 'placement-data', CAP + 'members-and-zone'),
           rule='every placement names the bound server group')
 def placement_no_group():
-    _after_pre_op(lambda policy, action: _rewrite_placements(
-        action, lambda p: {k: v for k, v in p.items()
-                           if k != 'servergroup'}))
+    _after_pre_op(lambda policy, action: _drop_from_placements(
+        action, 'servergroup'))
 
 
 @register('scale-out-never-resumed', SERVICE,
@@ -585,8 +590,7 @@ def shrink_blocked():
 def zone_dropped():
     def change(policy, action):
         if not policy.enable_drs:
-            _rewrite_placements(action, lambda p: {
-                k: v for k, v in p.items() if k != 'zone'})
+            _drop_from_placements(action, 'zone')
     _after_pre_op(change)
 
 
@@ -930,8 +934,7 @@ def node_create_placed():
 def node_create_group_dropped():
     def change(policy, action):
         if getattr(action, 'action', None) == 'NODE_CREATE':
-            _rewrite_placements(action, lambda p: {
-                k: v for k, v in p.items() if k != 'servergroup'})
+            _drop_from_placements(action, 'servergroup')
     _after_pre_op(change)
 
 
