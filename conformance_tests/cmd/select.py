@@ -1,5 +1,6 @@
-"""`conformance select`: the Tempest regex of a scope (derived from
-guidelines/), for a Tempest run of one's own."""
+"""`conformance select`: a scope's tests (derived from guidelines/), for a
+Tempest run of one's own: as the regex of `tempest run --regex`, or as
+the file of `tempest run --load-list`."""
 
 from conformance_tests.cmd import base
 from conformance_tests.cmd import options
@@ -7,8 +8,15 @@ from conformance_tests.cmd import options
 
 def add_parser(sub):
     sel = sub.add_parser('select', help=(
-        'print the Tempest regex of a scope (derived from guidelines/)'))
+        'print the Tempest regex of a scope (derived from guidelines/), '
+        'or its tests as a load-list'))
     options.scope(sel)
+    sel.add_argument('--format', choices=('regex', 'load-list'),
+                     default='regex', help=(
+                         'regex (default): for `tempest run --regex`; '
+                         'load-list: each test\'s full name as Tempest '
+                         'lists it, one a line, for `tempest run '
+                         '--load-list FILE`'))
     sel.set_defaults(func=cmd_select)
 
 
@@ -17,5 +25,9 @@ class Select(base.Command):
 
 
 def cmd_select(args):
-    print(options.scope_of(args).regex())
+    scope = options.scope_of(args)
+    if args.format == 'load-list':
+        print('\n'.join(scope.load_list()))
+    else:
+        print(scope.regex())
     return 0
