@@ -1,0 +1,126 @@
+"""Build the release notes (reno) with Sphinx, warnings as errors.
+
+    python -m conformance_tests.tools.docs_build [--workdir W]
+
+``tox -e releasenotes`` and ``tox -e check`` run this. The documentation
+tools are pinned in doc/requirements.txt and live in a virtualenv of
+their own (<workdir>/docs-venv): Sphinx 9 needs a docutils older than the
+one today's upper-constraints pin for the suite, so they cannot share the
+suite's virtualenv or its PIP_CONSTRAINT. The virtualenv is kept while
+doc/requirements.txt is unchanged (a stamp holds its digest) and rebuilt
+otherwise; nothing depends on it being there.
+
+reno reads the notes from git history (releasenotes/notes/ as committed),
+so this runs in a git checkout. Only the standard library is imported:
+the tox environment does not install the suite.
+"""
+
+import argparse
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+REQUIREMENTS = os.path.join(ROOT, 'doc', 'requirements.txt')
+# The suite's pins must not reach the documentation tools' install.
+DROPPED_ENV = ('PIP_CONSTRAINT', 'PIP_REQUIREMENT', 'PYTHONPATH',
+               'VIRTUAL_ENV')
+
+
+class BuildError(Exception):
+    """One line: what failed and where its output is."""
+
+
+def say(text):
+    print('[docs] %s' % text, flush=True)
+
+
+def clean_env():
+    return {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
+
+
+def _digest(path):
+    with open(path, 'rb') as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def _run(argv, what, log):
+    with open(log, 'a') as out:
+        out.write('$ %s\n' % ' '.join(argv))
+        out.flush()
+        done = subprocess.run(argv, stdout=out, stderr=subprocess.STDOUT,
+                              env=clean_env(), cwd=ROOT)
+    if done.returncode:
+        raise BuildError('%s failed (exit %d): see %s' % (
+            what, done.returncode, log))
+
+
+def ensure_venv(workdir, log):
+    """The documentation tools' virtualenv, (re)built when
+    doc/requirements.txt changed; return its bin directory."""
+    venv = os.path.join(workdir, 'docs-venv')
+    stamp = os.path.join(venv, 'requirements.sha256')
+    wanted = _digest(REQUIREMENTS)
+    bindir = os.path.join(venv, 'bin')
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            if f.read().strip() == wanted:
+                say('documentation tools: kept %s' % venv)
+                return bindir
+    shutil.rmtree(venv, ignore_errors=True)
+    say('documentation tools: installing doc/requirements.txt into %s'
+        % venv)
+    _run([sys.executable, '-m', 'venv', venv], 'python -m venv', log)
+    _run([os.path.join(bindir, 'python'), '-m', 'pip', 'install', '-q',
+          '-r', REQUIREMENTS], 'pip install -r doc/requirements.txt', log)
+    with open(stamp, 'w') as f:
+        f.write(wanted + '\n')
+    return bindir
+
+
+def build_releasenotes(bindir, workdir, log):
+    """sphinx-build -W of releasenotes/source; return the HTML index."""
+    out = os.path.join(workdir, 'releasenotes')
+    shutil.rmtree(out, ignore_errors=True)
+    _run([os.path.join(bindir, 'reno'), 'lint'], 'reno lint', log)
+    _run([os.path.join(bindir, 'sphinx-build'), '-a', '-E', '-W',
+          '--keep-going', '-q', '-d', os.path.join(out, 'doctrees'),
+          '-b', 'html', os.path.join(ROOT, 'releasenotes', 'source'),
+          os.path.join(out, 'html')],
+         'sphinx-build of releasenotes/source (warnings are errors)', log)
+    return os.path.join(out, 'html', 'index.html')
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--workdir', default=os.path.join(ROOT,
+                                                          '.conformance'),
+                        help='where the virtualenv and the HTML go '
+                             '(default: .conformance)')
+    args = parser.parse_args(argv)
+    if not os.path.isdir(os.path.join(ROOT, '.git')):
+        print('docs_build: error: %s is not a git checkout; reno reads the '
+              'release notes from git history' % ROOT, file=sys.stderr)
+        return 2
+    workdir = os.path.abspath(args.workdir)
+    os.makedirs(workdir, exist_ok=True)
+    log = os.path.join(workdir, 'docs-build.log')
+    open(log, 'w').close()
+    started = time.monotonic()
+    try:
+        bindir = ensure_venv(workdir, log)
+        index = build_releasenotes(bindir, workdir, log)
+    except BuildError as e:
+        print('docs_build: error: %s' % e, file=sys.stderr)
+        return 1
+    say('release notes built without a warning in %.0f s: %s' % (
+        time.monotonic() - started, index))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
