@@ -1,8 +1,14 @@
-"""Build the release notes (reno) with Sphinx, warnings as errors.
+"""Build the docs and the release notes with Sphinx, warnings as errors.
 
-    python -m conformance_tests.tools.docs_build [--workdir W]
+    python -m conformance_tests.tools.docs_build [--only docs|releasenotes]
+        [--workdir W]
 
-``tox -e releasenotes`` and ``tox -e check`` run this. The documentation
+``tox -e docs``, ``tox -e releasenotes`` and ``tox -e check`` run this.
+The docs (doc/source) first get their generated pages: the capability
+catalogue from guidelines/ (conformance_tests/docs/catalogue.py) and the
+options sample from the plugin's option definitions
+(oslo-config-generator), both written by this interpreter, which must
+have the suite installed; the release notes need only git. The documentation
 tools are pinned in doc/requirements.txt and live in a virtualenv of
 their own (<workdir>/docs-venv): Sphinx 9 needs a docutils older than the
 one today's upper-constraints pin for the suite, so they cannot share the
@@ -11,8 +17,8 @@ doc/requirements.txt is unchanged (a stamp holds its digest) and rebuilt
 otherwise; nothing depends on it being there.
 
 reno reads the notes from git history (releasenotes/notes/ as committed),
-so this runs in a git checkout. Only the standard library is imported:
-the tox environment does not install the suite.
+so this runs in a git checkout. Only the standard library is imported
+at the top: ``tox -e releasenotes`` does not install the suite.
 """
 
 import argparse
@@ -82,17 +88,44 @@ def ensure_venv(workdir, log):
     return bindir
 
 
-def build_releasenotes(bindir, workdir, log):
-    """sphinx-build -W of releasenotes/source; return the HTML index."""
-    out = os.path.join(workdir, 'releasenotes')
+GENERATED = os.path.join(ROOT, 'doc', 'source', 'reference', '_generated')
+SAMPLE = 'conformance-tests.conf.sample'
+
+
+def generate_reference(log):
+    """The catalogue and the options sample, into doc/source's
+    reference/_generated (not in git: made for every build)."""
+    from conformance_tests.docs import catalogue
+    os.makedirs(GENERATED, exist_ok=True)
+    catalogue.write(os.path.join(GENERATED, 'capabilities.rst'))
+    _run([sys.executable, '-m', 'oslo_config.generator', '--namespace',
+          'conformance_tests', '--output-file',
+          os.path.join(GENERATED, SAMPLE)],
+         'oslo-config-generator --namespace conformance_tests', log)
+
+
+def _sphinx(bindir, source, out, what, log):
     shutil.rmtree(out, ignore_errors=True)
-    _run([os.path.join(bindir, 'reno'), 'lint'], 'reno lint', log)
     _run([os.path.join(bindir, 'sphinx-build'), '-a', '-E', '-W',
           '--keep-going', '-q', '-d', os.path.join(out, 'doctrees'),
-          '-b', 'html', os.path.join(ROOT, 'releasenotes', 'source'),
-          os.path.join(out, 'html')],
-         'sphinx-build of releasenotes/source (warnings are errors)', log)
+          '-b', 'html', source, os.path.join(out, 'html')],
+         'sphinx-build of %s (warnings are errors)' % what, log)
     return os.path.join(out, 'html', 'index.html')
+
+
+def build_docs(bindir, workdir, log):
+    """doc/source, after its generated pages; return the HTML index."""
+    generate_reference(log)
+    return _sphinx(bindir, os.path.join(ROOT, 'doc', 'source'),
+                   os.path.join(workdir, 'docs'), 'doc/source', log)
+
+
+def build_releasenotes(bindir, workdir, log):
+    """sphinx-build -W of releasenotes/source; return the HTML index."""
+    _run([os.path.join(bindir, 'reno'), 'lint'], 'reno lint', log)
+    return _sphinx(bindir, os.path.join(ROOT, 'releasenotes', 'source'),
+                   os.path.join(workdir, 'releasenotes'),
+                   'releasenotes/source', log)
 
 
 def main(argv=None):
@@ -101,6 +134,8 @@ def main(argv=None):
                                                           '.conformance'),
                         help='where the virtualenv and the HTML go '
                              '(default: .conformance)')
+    parser.add_argument('--only', choices=('docs', 'releasenotes'),
+                        help='build only this (default: both)')
     args = parser.parse_args(argv)
     if not os.path.isdir(os.path.join(ROOT, '.git')):
         print('docs_build: error: %s is not a git checkout; reno reads the '
@@ -111,14 +146,20 @@ def main(argv=None):
     log = os.path.join(workdir, 'docs-build.log')
     open(log, 'w').close()
     started = time.monotonic()
+    builds = [(name, build) for name, build in (
+        ('docs', build_docs), ('release notes', build_releasenotes))
+        if args.only in (None, name.replace(' ', ''))]
+    built = []
     try:
         bindir = ensure_venv(workdir, log)
-        index = build_releasenotes(bindir, workdir, log)
+        for name, build in builds:
+            say('building the %s' % name)
+            built.append('%s %s' % (name, build(bindir, workdir, log)))
     except BuildError as e:
         print('docs_build: error: %s' % e, file=sys.stderr)
         return 1
-    say('release notes built without a warning in %.0f s: %s' % (
-        time.monotonic() - started, index))
+    say('built without a warning in %.0f s: %s' % (
+        time.monotonic() - started, '; '.join(built)))
     return 0
 
 
