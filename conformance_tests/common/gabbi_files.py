@@ -99,6 +99,10 @@ def load(path):
             raise GabbiFileError(
                 '%s: meta %s must be a quoted string ("1.10", not 1.10, '
                 'which YAML reads as 1.1)' % (path, key))
+    if not isinstance(meta.get('smoke', False), bool):
+        raise GabbiFileError('%s: meta smoke is true or false (a quick, '
+                             'harmless test `tempest run --smoke` selects)'
+                             % path)
     try:
         if str(uuid.UUID(str(meta['id']))) != str(meta['id']):
             raise ValueError

@@ -231,4 +231,7 @@ def _make_test(path, meta):
         self.run_gabbi_file(path)
     test.__doc__ = meta['rule']
     test.__name__ = gabbi_files.test_name(path)
+    if meta.get('smoke'):
+        # Tempest's tag of a quick, harmless test (`tempest run --smoke`).
+        test = decorators.attr(type='smoke')(test)
     return decorators.idempotent_id(str(meta['id']))(test)

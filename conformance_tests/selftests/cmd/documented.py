@@ -24,8 +24,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(
 _FENCE = re.compile(r'^\s*(```|~~~)')
 _SPAN = re.compile(r'`([^`]+)`')
 # Where a command starts: a line's start, or a command substitution; it
-# ends at a comment, a pipe, a list separator or the substitution's end.
-_COMMAND = re.compile(r'(?:^|\$\(|&&|;)\s*conformance\s+([^#|;&)"]*)')
+# ends at a comment, a pipe, a list separator, a redirection or the
+# substitution's end.
+_COMMAND = re.compile(
+    r'(?:^|\$\(|&&|;)\s*conformance\s+((?:<[^>]*>|[^#|;&)"<>])*)')
 _PLACEHOLDER = re.compile(r'^([A-Z][A-Z0-9_]*|\.\.\.|<[^>]*>)$')
 _ANGLED = re.compile(r'<[^>]*>')
 

@@ -1,8 +1,8 @@
 """Every `conformance ...` command the README and doc/*.md show parses with
 the real parser, so an option renamed or removed fails here, naming the
 doc and the line; the ones that need no cloud also run: `select` prints
-the regex `tempest run --regex` takes, `report --subunit` rebuilds a
-report from a stream."""
+the regex `tempest run --regex` takes (or the load-list of `tempest run
+--load-list`), `report --subunit` rebuilds a report from a stream."""
 
 import contextlib
 import io
@@ -149,6 +149,14 @@ class DocumentedCommandsTest(testtools.TestCase):
         for command in self.documented('select'):
             code, out, err = test_report.run_main(command.argv)
             self.assertEqual(0, code, '%r: %s' % (command, err))
+            if 'load-list' in command.argv:
+                # Tempest's full names, one a line: the seed's (and, with
+                # --seed, no other).
+                for test_id in in_seed:
+                    self.assertIn('[id-%s' % test_id, out, command)
+                if '--seed' in command.argv:
+                    self.assertNotIn('id-%s' % other[0], out, command)
+                continue
             regex = re.compile(out.strip())
             name = 'conformance_tests.api.x.T.test_x[id-%s]'
             self.assertTrue(regex.search(name % in_seed[0]), command)

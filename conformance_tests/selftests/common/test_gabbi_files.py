@@ -62,6 +62,13 @@ class LoadTest(testtools.TestCase):
                               gabbi_files.load, path)
         self.assertIn('no top-level meta', str(e))
 
+    def test_smoke_is_true_or_false(self):
+        self.assertTrue(gabbi_files.load(self._write(self._doc(
+            _meta(smoke=True))))['meta']['smoke'])
+        e = self.assertRaises(gabbi_files.GabbiFileError, gabbi_files.load,
+                              self._write(self._doc(_meta(smoke='yes'))))
+        self.assertIn('meta smoke is true or false', str(e))
+
     def test_rejects_meta_that_is_not_a_mapping(self):
         path = self._write(self._doc(['id', GOOD_ID]))
         self.assertRaises(gabbi_files.GabbiFileError, gabbi_files.load, path)

@@ -44,6 +44,18 @@ class GenerateTestsTest(testtools.TestCase):
             self.assertIn('id-%s' % meta['id'],
                           getattr(method, '__testtools_attrs'))
 
+    def test_a_smoke_file_is_tagged_as_tempest_tags_smoke(self):
+        cls = gabbi_runner.generate_tests(self.make_class())
+        tagged = {}
+        for path in gabbi_files.test_files('placement'):
+            attrs = getattr(getattr(cls, gabbi_files.test_name(path)),
+                            '__testtools_attrs')
+            tagged[path] = 'smoke' in attrs
+            self.assertEqual(bool(gabbi_files.load(path)['meta'].get(
+                'smoke')), tagged[path], path)
+        # Both kinds are present: the check above can tell them apart.
+        self.assertEqual({True, False}, set(tagged.values()))
+
     def test_name_clash_is_refused(self):
         path = gabbi_files.test_files('placement')[0]
         cls = self.make_class(**{gabbi_files.test_name(path): None})
