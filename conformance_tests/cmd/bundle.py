@@ -1,15 +1,17 @@
 """`conformance bundle` and `conformance verify-bundle`.
 
-    conformance bundle [--workdir W] [--output FILE]
+    conformance bundle [--workdir W] [--output FILE] [--sign KEY]
         pack W's finished run into one archive to hand over (default
         W/bundle.tar.gz): report (JSON, Markdown, HTML), stream, selected
         tests, tempest.conf with every secret removed, guidelines,
         suite.json, manifest; print its sha256 and write it beside it
-        (FILE.sha256, for `sha256sum -c`)
-    conformance verify-bundle FILE
+        (FILE.sha256, for `sha256sum -c`); with --sign, also a detached
+        signature by that OpenSSH key (FILE.sig, report/signature.py)
+    conformance verify-bundle FILE [--signed-by KEY.pub]
         check the manifest and the guidelines digest, recompute
         every verdict from the bundle's stream and guidelines, and check
-        that report.html says what report.json says
+        that report.html says what report.json says; with --signed-by,
+        that FILE.sig is a signature of FILE by that public key
 
 Exit codes as elsewhere: 0 all good, 1 a problem found (one line each),
 2 the command could not run (a missing run, a file that is no bundle).
@@ -17,10 +19,13 @@ Errors are handled here, not in main.py, so the commands answer the same
 when called directly (the self-tests do).
 """
 
+import os
+
 from conformance_tests.cmd import base
 from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.report import bundle
+from conformance_tests.report import signature
 
 
 def add_parser(sub):
@@ -30,11 +35,18 @@ def add_parser(sub):
     options.workdir(make)
     make.add_argument('--output', metavar='FILE', help=(
         'where to write it (default: <workdir>/bundle.tar.gz)'))
+    make.add_argument('--sign', metavar='KEY', help=(
+        'also sign it with this OpenSSH private key (ssh-keygen -Y sign): '
+        'FILE.sig beside it, checked by verify-bundle --signed-by with '
+        'the public key'))
     make.set_defaults(func=cmd_bundle)
     check = sub.add_parser('verify-bundle', help=(
         'check a bundle\'s manifest and recompute every verdict from its '
         'stream and guidelines'))
     check.add_argument('file', metavar='FILE', help='the bundle (.tar.gz)')
+    check.add_argument('--signed-by', metavar='KEY.pub', help=(
+        'the signer\'s OpenSSH public key, received apart from the bundle: '
+        'FILE.sig must be its signature of FILE'))
     check.set_defaults(func=cmd_verify_bundle)
 
 
@@ -60,14 +72,46 @@ def cmd_bundle(args, say=print, fail=ui.fail, guideline_files=None):
     if code == 0:
         with open(path + bundle.SHA256_SUFFIX) as f:
             digest = f.read().split()[0]
+        signed = ''
+        if getattr(args, 'sign', None):
+            try:
+                signed = '; signed by %s in %s' % (
+                    args.sign, signature.sign(path, args.sign))
+            except signature.SignatureError as e:
+                fail(str(e))
+                return 2
         say('bundle: %s (%d members, each 0600; tempest.conf has every '
-            'secret removed); sha256 %s, also in %s' % (
-                path, len(names), digest, path + bundle.SHA256_SUFFIX))
+            'secret removed); sha256 %s, also in %s%s' % (
+                path, len(names), digest, path + bundle.SHA256_SUFFIX,
+                signed))
     return code
 
 
 def cmd_verify_bundle(args, say=print, fail=ui.fail):
-    return _verify(args.file, say, fail)
+    signed_by = getattr(args, 'signed_by', None)
+    if signed_by:
+        try:
+            signature.public_key_line(signed_by)
+        except signature.SignatureError as e:
+            fail(str(e))
+            return 2
+    code = _verify(args.file, say, fail)
+    if code == 2:
+        return code
+    if signed_by:
+        wrong = signature.verify(args.file, signed_by)
+        if wrong:
+            say(wrong)
+            fail('%s does not verify: not signed by %s' % (
+                args.file, signed_by))
+            return 1
+        say('%s is signed by %s (%s, namespace %s)' % (
+            args.file, signed_by, args.file + signature.SUFFIX,
+            signature.NAMESPACE))
+    elif os.path.exists(args.file + signature.SUFFIX):
+        say('%s has a signature beside it, not checked: give the signer\'s '
+            'public key with --signed-by' % args.file)
+    return code
 
 
 def _verify(path, say, fail):
