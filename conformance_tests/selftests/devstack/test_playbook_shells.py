@@ -6,9 +6,11 @@ DevStack failed its zone setup with `set -u` before the openrc
 (`_DEVSTACK_FUNCTIONS: unbound variable`); the packaged cloud, whose
 admin_openrc is its own, never showed it."""
 
+import fnmatch
 import glob
 import os
 import re
+import shlex
 import subprocess
 import tarfile
 
@@ -88,3 +90,28 @@ class OpenrcPrologueTest(testtools.TestCase):
                               '%s, task "%s", DevStack %s: %s' % (
                                   playbook, task, branch,
                                   done.stderr.strip()[-300:]))
+
+
+class CellsSetupRestartTest(testtools.TestCase):
+    """conformance-cells-setup restarts what caches cell mappings and no
+    nova-compute: on stable/2025.1 its `systemctl restart 'devstack@n-*'`
+    left no compute running (nova 31's fake driver gives its node a new
+    uuid at every start, and nova refuses the restart), so every boot of
+    conformance-quota-cells-2025-1 found no valid host."""
+
+    UNITS = {'devstack@n-api': True, 'devstack@n-api-meta': True,
+             'devstack@n-sch': True, 'devstack@n-super-cond': True,
+             'devstack@n-cond-cell1': True, 'devstack@n-cond-cell2': True,
+             'devstack@n-cpu': False, 'devstack@n-cpu-1': False,
+             'devstack@n-cpu-compute1': False}
+
+    def test_the_restart_names_the_api_scheduler_and_conductors_only(self):
+        with open(os.path.join(PLAYBOOKS,
+                               'conformance-cells-setup.yaml')) as f:
+            command = yaml.safe_load(f)[0]['vars']['nova_restart']
+        words = shlex.split(command)
+        self.assertEqual(['systemctl', 'restart'], words[:2])
+        restarted = {unit: any(fnmatch.fnmatchcase(unit, pattern)
+                               for pattern in words[2:])
+                     for unit in self.UNITS}
+        self.assertEqual(self.UNITS, restarted)
