@@ -22,6 +22,7 @@ import html.parser
 import json
 import os
 
+from conformance_tests.report import build as report_build
 from conformance_tests.report import deployment as deployments
 
 ERROR = 'error'
@@ -104,6 +105,7 @@ def build(capabilities, columns):
         raise ValueError('a matrix needs at least one series')
     newest = series_columns[-1]
     by_series = {c['series']: c for c in series_columns}
+    seed_of = {cap['id']: cap.get('seed') for cap in capabilities}
     rows = []
     for cap in capabilities:
         reference = newest['cells'].get(cap['id'])
@@ -112,6 +114,12 @@ def build(capabilities, columns):
             if col['error']:
                 this = {'status': ERROR, 'as_expected': False,
                         'note': col['error']}
+            elif (cap['id'] not in col['cells'] and col.get('deployment')
+                  and not _ran_seed(col, cap.get('seed'), seed_of)):
+                # A job's report from before this capability existed,
+                # whose job runs none of its seed: it claims nothing.
+                this = {'status': report_build.NOT_IN_SCOPE,
+                        'as_expected': True, 'note': ''}
             else:
                 this = dict(col['cells'].get(cap['id']) or {
                     'status': 'missing', 'as_expected': False,
@@ -137,6 +145,13 @@ def build(capabilities, columns):
             'columns': [{k: v for k, v in col.items() if k != 'cells'}
                         for col in columns],
             'rows': rows}
+
+
+def _ran_seed(col, seed, seed_of):
+    """Whether a column's report ran any capability of ``seed``."""
+    return any(seed_of.get(cap_id) == seed
+               and cell['status'] != report_build.NOT_IN_SCOPE
+               for cap_id, cell in col['cells'].items())
 
 
 def differing(matrix):

@@ -154,6 +154,34 @@ class MatrixColumnTest(testtools.TestCase):
                          (out_of_job['status'], out_of_job['differs']))
         self.assertIn('not run by this deployment', out_of_job['note'])
 
+    def test_a_report_older_than_a_capability_of_a_seed_it_ran_fails(self):
+        # a.new came after the job's report: of a seed the job ran it is
+        # missing (the job must run again); of another seed it claims
+        # nothing.
+        caps = [{'id': 'a.b', 'seed': '002_x', 'rule': 'r',
+                 'by_deployment': {}},
+                {'id': 'a.new', 'seed': '002_x', 'rule': 'r',
+                 'by_deployment': {}},
+                {'id': 'c.d', 'seed': '000_y', 'rule': 'r',
+                 'by_deployment': {}},
+                {'id': 'c.new', 'seed': '000_y', 'rule': 'r',
+                 'by_deployment': {}}]
+        embedded = matrix.column('2026.1', _report({
+            'a.b': 'pass', 'a.new': 'pass', 'c.d': 'pass', 'c.new': 'pass'}))
+        table = matrix.build(caps, [embedded, matrix.deployment_column(
+            deployment.DEVSTACK, _report({'a.b': 'not-in-scope',
+                                          'c.d': 'pass'}),
+            '2026.1', label='DevStack x')])
+        cells = {row['id']: row['cells'][-1] for row in table['rows']}
+        self.assertEqual(('not-in-scope', True),
+                         (cells['a.new']['status'],
+                          cells['a.new']['as_expected']))
+        self.assertIn('not run by this deployment', cells['a.new']['note'])
+        self.assertEqual(('missing', False),
+                         (cells['c.new']['status'],
+                          cells['c.new']['as_expected']))
+        self.assertFalse(table['columns'][-1]['as_expected'])
+
     def test_a_devstack_difference_needs_its_own_explanation(self):
         # Debian 13's reason is not DevStack's.
         caps = [{'id': 'a.b', 'rule': 'r', 'by_deployment': NO_SERVICE}]
