@@ -129,19 +129,29 @@ def imports(source):
     return names
 
 
+# Where a file runs, the first match deciding: (path prefixes under the
+# package, the lists it may import from beyond requirements.txt, where a
+# missing requirement is to be named).
+TESTS = 'test-requirements.txt (or requirements.txt)'
+PLACES = (
+    (CLOUD_FILES, ('cloud',), 'setup.cfg\'s cloud extra'),
+    (('bench/plot.py',), ('bench',), 'setup.cfg\'s bench extra'),
+    (('selftests/',), ('test', 'cloud'), TESTS),
+    (('tools/',), ('test',), TESTS),
+)
+
+
 def allowed_for(relpath, lists):
-    """The distribution names a file at ``relpath`` (under the package)
-    may import from, given ``lists`` (requirements, test, extras,
-    cloud_declared)."""
+    """(the distribution names a file at ``relpath`` under the package
+    may import from, where a missing one is to be named), given
+    ``lists`` (requirements, test, cloud, bench)."""
     allowed = set(lists['requirements'])
-    if relpath.startswith(CLOUD_FILES + ('selftests/',)):
-        allowed |= (lists['extras'].get('cloud', set())
-                    | lists['cloud_declared'])
-    if relpath == 'bench/plot.py':
-        allowed |= lists['extras'].get('bench', set())
-    if relpath.startswith(('selftests/', 'tools/')):
-        allowed |= lists['test']
-    return allowed
+    for prefixes, more, where in PLACES:
+        if relpath.startswith(prefixes):
+            for name in more:
+                allowed |= lists[name]
+            return allowed, where
+    return allowed, 'requirements.txt'
 
 
 def problems(root='.', distributions=None):
@@ -154,8 +164,9 @@ def problems(root='.', distributions=None):
                                                       'requirements.txt')),
         'test': requirement_names(_read_lines(root,
                                               'test-requirements.txt')),
-        'extras': extra_names,
-        'cloud_declared': declared_by(extra_names.get('cloud', ())),
+        'cloud': extra_names.get('cloud', set()) | declared_by(
+            extra_names.get('cloud', ())),
+        'bench': extra_names.get('bench', set()),
     }
     found = []
     top = os.path.join(root, PACKAGE)
@@ -169,7 +180,7 @@ def problems(root='.', distributions=None):
                 continue
             with open(path) as f:
                 modules = imports(f.read())
-            allowed = allowed_for(relpath, lists)
+            allowed, where = allowed_for(relpath, lists)
             for module in sorted(modules):
                 if (module == PACKAGE or module in sys.stdlib_module_names
                         or (relpath, module) in CONDITIONAL):
@@ -182,18 +193,8 @@ def problems(root='.', distributions=None):
                 elif not dists & allowed:
                     found.append('%s/%s imports %s: name %s in %s' % (
                         PACKAGE, relpath, module, ' or '.join(sorted(dists)),
-                        _where(relpath)))
+                        where))
     return found
-
-
-def _where(relpath):
-    if relpath.startswith(CLOUD_FILES):
-        return 'setup.cfg\'s cloud extra'
-    if relpath == 'bench/plot.py':
-        return 'setup.cfg\'s bench extra'
-    if relpath.startswith(('selftests/', 'tools/')):
-        return 'test-requirements.txt (or requirements.txt)'
-    return 'requirements.txt'
 
 
 def main():
