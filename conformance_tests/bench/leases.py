@@ -114,6 +114,7 @@ class LeaseMeter(object):
     def lease_once(self, count):
         """(status, seconds) of one lease over ``count`` preemptibles."""
         from oslo_utils import timeutils
+
         from conformance_tests.common import waiters
         from conformance_tests.services.reservation import leases
         servers = [self.boot_preemptible(i) for i in range(count)]
@@ -143,6 +144,7 @@ class LeaseMeter(object):
     def end_lease(self, lease_id):
         from tempest.lib.common.utils import test_utils
         from tempest.lib import exceptions as lib_exc
+
         from conformance_tests.common import waiters
         test_utils.call_and_ignore_notfound_exc(self.leases.delete_lease,
                                                 lease_id)

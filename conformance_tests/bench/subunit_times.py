@@ -13,8 +13,8 @@
 """When each test of a subunit v2 stream ran (the report reads verdicts;
 the bench needs start and stop times)."""
 
-from conformance_tests.runner import worker_plan
 from conformance_tests.report import results as results_mod
+from conformance_tests.runner import worker_plan
 
 
 def read_file(path):

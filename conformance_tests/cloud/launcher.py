@@ -43,10 +43,10 @@ from conformance_tests.cloud import mutants
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import secrets as cloud_secrets
+from conformance_tests.cloud.service_configs import SERVICE_PROJECT
 from conformance_tests.cloud import services as services_mod
 from conformance_tests.cloud import tls
 from conformance_tests.cloud import zygote
-from conformance_tests.cloud.service_configs import SERVICE_PROJECT
 from conformance_tests.common import ui
 
 REGION = services_mod.CLOUD_SETTINGS['region']  # the default's

@@ -32,10 +32,10 @@ import sys
 import time
 
 from conformance_tests.cloud import launcher
-from conformance_tests.runner import tempest_runner
 from conformance_tests.common import paths
 from conformance_tests.common import ui
 from conformance_tests.report import results as results_mod
+from conformance_tests.runner import tempest_runner
 
 LIST_FILE = os.path.join(os.path.dirname(__file__), 'peer_tests.txt')
 DEFAULT_WORKDIR = os.path.join('.conformance', 'peer')

@@ -43,13 +43,13 @@ whole output is kept in ``<cache>/venvs/<series>.log``.
 """
 
 import hashlib
+from importlib import metadata
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-from importlib import metadata
 
 from conformance_tests.common import build_lock
 from conformance_tests.common import paths

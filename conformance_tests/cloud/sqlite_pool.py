@@ -50,8 +50,8 @@ def _forget_transaction(dbapi_connection, connection_record):
 def install():
     """Patch oslo.db's engine set-up in this process; a second call does
     nothing."""
-    import sqlalchemy
     from oslo_db.sqlalchemy import engines
+    import sqlalchemy
     from sqlalchemy import pool
 
     original = engines._init_connection_args

@@ -52,10 +52,10 @@ def make(directory, host):
     name) signed by it, written under ``directory``; return Files."""
     # Imported here: only a TLS cloud needs the cryptography package
     # (installed with the services' extra).
-    from cryptography import x509
+    from cryptography.hazmat.primitives.asymmetric import ec
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography import x509
     from cryptography.x509.oid import ExtendedKeyUsageOID
     from cryptography.x509.oid import NameOID
 

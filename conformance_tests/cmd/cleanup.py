@@ -21,8 +21,8 @@ touches, and nothing else (conformance_tests/cleanup/).
 import os
 
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 
 

@@ -16,8 +16,8 @@ run of one's own or a look at its services."""
 from conformance_tests.cloud import launcher
 from conformance_tests.cloud import profiles
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 
 

@@ -28,9 +28,9 @@ import time
 
 from conformance_tests.cloud import releases
 from conformance_tests.cmd import base
+from conformance_tests.cmd.errors import CommandError
 from conformance_tests.cmd import options
 from conformance_tests.common import ui
-from conformance_tests.cmd.errors import CommandError
 from conformance_tests.packaged import layout as packaged_layout
 from conformance_tests.report import deployment
 from conformance_tests.report import guidelines

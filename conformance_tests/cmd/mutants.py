@@ -32,8 +32,8 @@ from conformance_tests.cloud import packages
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import target as cloud_target
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.inventory import forker as inventory_forker
 from conformance_tests.inventory import guard

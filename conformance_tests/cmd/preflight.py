@@ -26,8 +26,8 @@ is one line naming the option to fix, exit 2; the findings go to
 
 from conformance_tests.cloud import releases
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.preflight import gate
 

@@ -21,8 +21,8 @@ import os
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import releases
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.report import class_outcomes
 from conformance_tests.report import publish
 from conformance_tests.report.publish import SUBUNIT

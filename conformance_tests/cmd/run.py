@@ -26,8 +26,8 @@ from conformance_tests.cloud import launcher
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import target as cloud_target
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.inventory import guard
 from conformance_tests.preflight import gate

@@ -34,8 +34,8 @@ import re
 
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import releases
-from conformance_tests.report import series_versions
 from conformance_tests.report import applicability
+from conformance_tests.report import series_versions
 
 SPEC_REFERENCE = 'spec-reference'
 NOT_IN_SCOPE = 'not-in-scope'

@@ -30,8 +30,8 @@ import subunit
 import testtools
 
 from conformance_tests.common import paths
-from conformance_tests.runner import worker_plan
 from conformance_tests.report import results as results_mod
+from conformance_tests.runner import worker_plan
 
 TEST_REGEX = r'^conformance_tests\.'
 STESTR_CONF = """[DEFAULT]

@@ -20,8 +20,8 @@ import sys
 import tempfile
 import textwrap
 
-import testtools
 from tempest.lib.common import rest_client
+import testtools
 
 from conformance_tests.services.compute import v2 as compute
 from conformance_tests.services.placement import v1 as placement

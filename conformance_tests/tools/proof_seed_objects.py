@@ -116,10 +116,11 @@ def _succeeded(client, action_id, what):
 
 def _leave_blazar(ctx, conf, name):
     from oslo_utils import timeutils
-    from conformance_tests.services.reservation.v1 import (
-        cleanup as reservation)
+
     from conformance_tests.common import waiters
     from conformance_tests.services.reservation import leases
+    from conformance_tests.services.reservation.v1 import (
+        cleanup as reservation)
     flavor = ctx.flavors_client.create_flavor(
         name=name('preemptible'), ram=64, vcpus=1, disk=1)['flavor']
     ctx.flavors_client.set_flavor_extra_spec(

@@ -57,8 +57,8 @@ import time
 import yaml
 
 from conformance_tests.cloud import secrets
-from conformance_tests.report import build
 from conformance_tests.common import ui
+from conformance_tests.report import build
 from conformance_tests.tools import host_probe
 
 MEMBER_ACCOUNTS = 6  # two workers, each class a primary and an alt

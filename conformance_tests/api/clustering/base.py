@@ -34,8 +34,8 @@ from tempest import test
 
 from conformance_tests.common import outcomes
 from conformance_tests.common import skips
-from conformance_tests.services.clustering.v1 import clustering_client
 from conformance_tests.common import waiters
+from conformance_tests.services.clustering.v1 import clustering_client
 
 CONF = config.CONF
 AFFINITY_TYPE = 'senlin.policy.affinity'

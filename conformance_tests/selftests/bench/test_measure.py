@@ -20,8 +20,8 @@ import fixtures
 import testtools
 
 from conformance_tests.bench import cold_start
-from conformance_tests.bench import measure as command
 from conformance_tests.bench import gabbi_cost
+from conformance_tests.bench import measure as command
 from conformance_tests.bench import mutant_runs
 from conformance_tests.bench import report
 from conformance_tests.bench import scale

@@ -382,10 +382,10 @@ class NovaConfigTest(testtools.TestCase):
         # layout (which it never changes); an entry may carry its
         # hypervisor's destroy time (blazar's freepool hosts), or not
         # (senlin's DRS host: 0, the fake driver's own).
+        from conformance_tests.cloud.services import blazar
         from conformance_tests.cloud.services.nova import (
             layout as compute_layout)
         from conformance_tests.cloud.services.nova import app as nova_app
-        from conformance_tests.cloud.services import blazar
         from conformance_tests.cloud.services import senlin
         config = nova.nova_config(fake_launch_context())
         self.assertEqual([list(h) for h in compute_layout.HOSTS],

@@ -18,10 +18,10 @@ import os
 import time
 
 import fixtures
-import sqlalchemy
-import testtools
 from oslo_db.sqlalchemy import engines
+import sqlalchemy
 from sqlalchemy import pool
+import testtools
 
 from conformance_tests.cloud import sqlite_pool
 

@@ -31,8 +31,8 @@ from conformance_tests.cloud import secrets
 from conformance_tests.cloud import services
 from conformance_tests.cloud.services import blazar
 from conformance_tests.cloud.services import nova
-from conformance_tests.cloud.services import senlin
 from conformance_tests.cloud.services.nova import layout
+from conformance_tests.cloud.services import senlin
 from conformance_tests.selftests.cloud import test_client_files
 
 PORT_BASE = 18900

@@ -29,13 +29,13 @@ from conformance_tests.cloud import client_files
 from conformance_tests.cloud import front_door
 from conformance_tests.cloud import launcher
 from conformance_tests.cloud import profiles
-from conformance_tests.cloud import tls
-from conformance_tests.cloud import wsgi_server
 from conformance_tests.cloud.services import blazar
 from conformance_tests.cloud.services import glance
 from conformance_tests.cloud.services import nova
 from conformance_tests.cloud.services import placement
 from conformance_tests.cloud.services import senlin
+from conformance_tests.cloud import tls
+from conformance_tests.cloud import wsgi_server
 from conformance_tests.common import tls as common_tls
 from conformance_tests.selftests.cloud import test_front_door
 from conformance_tests.selftests.cloud import test_vendor_like

@@ -14,8 +14,8 @@
 the test fails by an assertion naming the rule, the call and the answer,
 never by an escaping client error."""
 
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.common import outcomes
 

@@ -15,8 +15,8 @@
 import re
 import uuid
 
-import testtools
 from tempest.lib.common.utils import test_utils
+import testtools
 
 from conformance_tests.common import gabbi_files
 from conformance_tests.common import topology

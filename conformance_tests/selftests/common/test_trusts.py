@@ -16,8 +16,8 @@ keystone trust. Fake clients; no cloud."""
 import json
 import types
 
-import testtools
 from tempest.lib import auth
+import testtools
 
 from conformance_tests.common import trusts
 

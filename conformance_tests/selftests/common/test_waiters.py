@@ -18,8 +18,8 @@ import types
 from unittest import mock
 
 import fixtures
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.common import waiters
 

@@ -13,8 +13,8 @@
 """common/waiters.gone: a 404 is gone, an answer is not, other errors
 propagate (a check must not read an outage as a deletion)."""
 
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.common import waiters
 

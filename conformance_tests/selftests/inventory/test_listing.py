@@ -14,8 +14,8 @@
 
 import testtools
 
-from conformance_tests.report import build
 from conformance_tests.inventory import listing as inventory
+from conformance_tests.report import build
 
 
 class DifferencesTest(testtools.TestCase):

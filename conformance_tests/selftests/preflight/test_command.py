@@ -22,10 +22,10 @@ import fixtures
 import testtools
 
 from conformance_tests.cloud import releases
-from conformance_tests.cmd import main
-from conformance_tests.cmd import preflight as cmd
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import main
+from conformance_tests.cmd import options
+from conformance_tests.cmd import preflight as cmd
 from conformance_tests.selftests import preflight as fake
 
 

@@ -25,12 +25,12 @@ import stat
 import fixtures
 import testtools
 
-from conformance_tests.vendor import workspace as vendor_workspace
 from conformance_tests.common import faults
 from conformance_tests.common import skips
 from conformance_tests.report import applicability
 from conformance_tests.report import build
 from conformance_tests.report import results
+from conformance_tests.vendor import workspace as vendor_workspace
 
 T1, T2 = 'a1b2c3d4-0000-4000-8000-000000000001', \
     'a1b2c3d4-0000-4000-8000-000000000002'

@@ -28,8 +28,8 @@ import testtools
 
 from conformance_tests.cmd import bundle as bundle_cmd
 from conformance_tests.report import build
-from conformance_tests.report import files
 from conformance_tests.report import bundle
+from conformance_tests.report import files
 from conformance_tests.report import guidelines
 from conformance_tests.report import html
 from conformance_tests.report import results

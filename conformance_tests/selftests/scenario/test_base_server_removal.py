@@ -15,8 +15,8 @@ then one wait), and a cleanup registered between two boots still runs
 between their removals. Fake clients; no cloud."""
 
 import fixtures
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.common import waiters
 from conformance_tests.scenario import base

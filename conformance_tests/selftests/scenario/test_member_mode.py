@@ -18,8 +18,8 @@ config; no cloud."""
 import types
 
 import fixtures
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.report import applicability
 from conformance_tests.scenario import base

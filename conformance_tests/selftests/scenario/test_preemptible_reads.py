@@ -21,8 +21,8 @@ import datetime
 import types
 
 import fixtures
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.common import waiters
 from conformance_tests.report import applicability

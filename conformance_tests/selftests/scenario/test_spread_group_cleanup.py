@@ -16,8 +16,8 @@ Fake clients; no cloud."""
 
 import types
 
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.scenario import test_server_group_spread as spread
 

@@ -14,9 +14,9 @@
 (test-requirements): every option of all three, in both load orders."""
 
 import fixtures
-import testtools
 from oslo_config import cfg
 from tempest.test_discover import plugins as tempest_plugins
+import testtools
 
 from conformance_tests.services.clustering import v1 as clustering
 from conformance_tests.services.reservation import v1 as reservation

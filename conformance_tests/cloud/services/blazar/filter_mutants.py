@@ -17,13 +17,13 @@ runs in nova's scheduler); blazar's own mutants and references are in
 mutants.py beside this file.
 """
 
+from conformance_tests.cloud.mutants import reference
+from conformance_tests.cloud.mutants import register
 from conformance_tests.cloud.services.blazar.mutants import FREEPOOL_FULL
 from conformance_tests.cloud.services.blazar.mutants import FREEPOOL_ONLY
 from conformance_tests.cloud.services.blazar.mutants import INSTANCE_REFUSES
 from conformance_tests.cloud.services.blazar.mutants import REGULAR_OUTSIDE
 from conformance_tests.cloud.services.blazar.mutants import RESERVED_HOST
-from conformance_tests.cloud.mutants import reference
-from conformance_tests.cloud.mutants import register
 
 
 def _filter_class():

@@ -23,11 +23,11 @@ def build_app(config_file):
     # glance's WSGI entry point finds its config through this variable
     # only; this process is glance's, so setting it hides nothing.
     os.environ['OS_GLANCE_CONFIG_DIR'] = os.path.dirname(config_file)
-    from oslo_config import cfg
     # Importing these registers the options that parsing needs.
     from glance.cmd import manage
     from glance.common import config
     from glance.common import wsgi_app
+    from oslo_config import cfg
 
     config.set_config_defaults()
     cfg.CONF([], project='glance', prog='glance-manage',

@@ -24,11 +24,11 @@ keystone.conf its descriptor writes (__init__.py), not here.
 def build_app(proc):
     """Return keystone's public WSGI app, its database bootstrapped;
     ``proc`` is the process's runtime.ProcessContext."""
-    import keystone.server
     from keystone.cmd import bootstrap
     from keystone.common import fernet_utils
     from keystone.common.sql import upgrades
     import keystone.conf
+    import keystone.server
     from keystone.server.flask import application
     from keystone.server.flask import core
 

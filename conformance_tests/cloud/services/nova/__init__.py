@@ -51,12 +51,12 @@ vendor-like profile's are the size of real hosts.
 import json
 import os
 
-from conformance_tests.cloud.services.nova import layout
 from conformance_tests.cloud import http
 from conformance_tests.cloud import packages
 from conformance_tests.cloud import secrets
 from conformance_tests.cloud import service_configs
 from conformance_tests.cloud.services import base
+from conformance_tests.cloud.services.nova import layout
 
 CONTROL = 'control'
 SCHEDULER_FILTERS = 'nova.scheduler_filters'

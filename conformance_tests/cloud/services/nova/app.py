@@ -36,12 +36,12 @@ import os
 import sys
 import time
 
-from conformance_tests.cloud.services.nova import cell_switch
-from conformance_tests.cloud.services.nova import layout
-from conformance_tests.cloud.services.nova import notifications
-from conformance_tests.cloud.services.nova import fake_compute
 from conformance_tests.cloud import runtime
 from conformance_tests.cloud import schema_cache
+from conformance_tests.cloud.services.nova import cell_switch
+from conformance_tests.cloud.services.nova import fake_compute
+from conformance_tests.cloud.services.nova import layout
+from conformance_tests.cloud.services.nova import notifications
 from conformance_tests.cloud.services.nova import transport_wakeup
 
 

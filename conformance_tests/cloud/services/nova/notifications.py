@@ -36,9 +36,9 @@ _lock = threading.Lock()
 
 
 def install(conf):
+    from nova import rpc
     import oslo_messaging as messaging
     from oslo_messaging.notify import _impl_test
-    from nova import rpc
 
     def notify(self, ctxt, message, priority, retry):
         keep(message)

@@ -16,8 +16,8 @@ fail (seed 002's S1 tests on senlin 16) is detached before the policy's
 own deletion, which senlin refuses (409) while it is attached. Fake
 senlin; no cloud."""
 
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.api.clustering import base
 from conformance_tests.api.clustering import test_affinity_groups

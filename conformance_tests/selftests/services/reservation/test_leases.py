@@ -19,11 +19,11 @@ import json
 import testtools
 
 from conformance_tests.cleanup import names
-from conformance_tests.services.reservation.v1 import (
-    cleanup as cleanup_reservation)
 from conformance_tests.cloud.services import blazar
 from conformance_tests.cloud.services import nova
 from conformance_tests.services.reservation import leases
+from conformance_tests.services.reservation.v1 import (
+    cleanup as cleanup_reservation)
 
 NOW = datetime.datetime(2026, 11, 21, 20, 33, 59)
 

@@ -20,8 +20,8 @@ made are kept even if their names start with the prefix.
 
 from tempest.common import waiters
 
-from conformance_tests.services.identity import cleanup as identity
 from conformance_tests.cleanup import kinds
+from conformance_tests.services.identity import cleanup as identity
 
 PAGE = 1000  # nova's default [api] max_limit
 

@@ -41,8 +41,8 @@ import os
 from fasteners import process_lock
 from oslo_concurrency import lockutils
 from oslo_log import log as logging
-from tempest import config
 from tempest.common import credentials_factory
+from tempest import config
 from tempest.lib.common.utils import test_utils
 
 from conformance_tests.common import skips

@@ -17,8 +17,8 @@ import io
 import fixtures
 import testtools
 
-from conformance_tests.cloud.services.nova import layout as compute_layout
 from conformance_tests.cloud.services import nova
+from conformance_tests.cloud.services.nova import layout as compute_layout
 from conformance_tests.cmd import main
 from conformance_tests.selftests.cloud import (
     test_client_files as test_cloud_files)

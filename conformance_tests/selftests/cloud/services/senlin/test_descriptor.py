@@ -90,11 +90,11 @@ class SenlinDescriptorTest(testtools.TestCase):
                 self.assertTrue(by_id[cap]['expected_fail'], cap)
 
     def test_nova_starts_the_drs_host_apart_from_its_layout(self):
+        from conformance_tests.cloud import services
         from conformance_tests.cloud.services.nova import (
             layout as compute_layout)
         from conformance_tests.selftests.cloud import (
             test_client_files as test_cloud_files)
-        from conformance_tests.cloud import services
         # Other services contributing computes (blazar) are left out:
         # this test checks senlin's contribution alone.
         config = nova.nova_config(test_cloud_files.fake_launch_context(

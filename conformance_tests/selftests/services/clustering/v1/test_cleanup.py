@@ -14,14 +14,14 @@
 detached first), policies and profiles go, in that order; foreign ones
 stay."""
 
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
-from conformance_tests.services.clustering.v1 import cleanup as clustering
-from conformance_tests.services.clustering.v1 import clustering_client
 from conformance_tests.cleanup import context
 from conformance_tests.cleanup import names
 from conformance_tests.cleanup import plan
+from conformance_tests.services.clustering.v1 import cleanup as clustering
+from conformance_tests.services.clustering.v1 import clustering_client
 
 OURS = 'conformance-cluster-123'
 THEIRS = 'production-web'

@@ -17,8 +17,8 @@ its build_timeout."""
 import types
 
 import fixtures
-import testtools
 from tempest.lib import exceptions as lib_exc
+import testtools
 
 from conformance_tests.common import waiters
 from conformance_tests.services.clustering.v1 import clustering_client
