@@ -40,6 +40,7 @@ from conformance_tests.bench import scale
 from conformance_tests.bench import soak
 from conformance_tests.bench import stats
 from conformance_tests.bench import suite_runs
+from conformance_tests.bench import targets
 from conformance_tests.cloud import launcher
 from conformance_tests.cloud import profiles
 from conformance_tests.cloud import services
@@ -270,10 +271,14 @@ class Bench(object):
                                    concurrency))
             if result:
                 runs[result['seed']] = result
-                self.progress('  %s s wall, %d tests, exit %d, cores %s%% '
-                              'busy' % (result['wall_s'], result['tests'],
-                                        result['exit_code'],
-                                        result['cpu_busy_pct']))
+                self.progress(
+                    '  %s s wall, %d tests, exit %d, cores %s%% busy; wall '
+                    '/ CPU floor %s, CPU a capability %s calibrations' % (
+                        result['wall_s'], result['tests'],
+                        result['exit_code'], result['cpu_busy_pct'],
+                        targets.wall_over_floor(
+                            result, self.figures['machine']['cores']),
+                        targets.cpu_per_capability(result)))
                 if result['exit_code']:
                     self.figures['errors'].append(
                         'clean run %s exited %d; see %s' % (
@@ -350,11 +355,19 @@ class Bench(object):
         figures['each'] = runs
         return figures
 
+    def calibrate(self, when):
+        """The CPU calibration (stats.calibrate), by the clock and by CPU
+        time, into the machine's figures."""
+        found = stats.calibrate()
+        self.figures['machine']['cpu_calibration_%s_s' % when] = (
+            found['wall_s'])
+        self.figures['machine']['cpu_calibration_%s_cpu_s' % when] = (
+            found['cpu_s'])
+
     # -- all -------------------------------------------------------------
     def run(self):
         os.makedirs(self.files, exist_ok=True)
-        self.figures['machine']['cpu_calibration_start_s'] = (
-            stats.cpu_calibration())
+        self.calibrate('start')
         if {'cloud', 'leases', 'scale'} & set(self.steps):
             self.step('cloud', self.cloud_steps)
         if 'leases' in self.steps:
@@ -371,8 +384,7 @@ class Bench(object):
         if 'soak' in self.steps:
             self.figures['soak'] = self.step('soak', self.soak)
         self.figures['machine']['load_end'] = stats.load_average()
-        self.figures['machine']['cpu_calibration_end_s'] = (
-            stats.cpu_calibration())
+        self.calibrate('end')
         self.figures['duration_s'] = round(time.monotonic() - self.started,
                                            1)
         why_not = plot.write(os.path.join(self.workdir, 'bench.png'),

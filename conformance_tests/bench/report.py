@@ -23,6 +23,7 @@ from conformance_tests.bench import targets
 
 def write(workdir, figures):
     figures['targets'] = targets.judge(figures)
+    figures['informational'] = targets.informational(figures)
     json_path = os.path.join(workdir, 'bench.json')
     with open(json_path, 'w') as f:
         json.dump(figures, f, indent=2, sort_keys=True)
@@ -89,10 +90,37 @@ def _lease_lines(leases):
 def _calibration_line(machine):
     return ('CPU calibration (the quickest of three runs of a fixed '
             'pure-Python sum, `bench/stats.py`; 1.00 s on this project\'s '
-            '2-core machine at load 0.5): %s at start, %s at end. Compare '
-            'two benches\' figures only with theirs.' % (
+            '2-core machine at load 0.5): %s at start, %s at end by the '
+            'clock; by CPU time, the unit of the CPU targets, %s at start, '
+            '%s at end. Compare two benches\' seconds only with theirs.' % (
                 _s(machine.get('cpu_calibration_start_s')),
-                _s(machine.get('cpu_calibration_end_s'))))
+                _s(machine.get('cpu_calibration_end_s')),
+                _s(machine.get('cpu_calibration_start_cpu_s')),
+                _s(machine.get('cpu_calibration_end_cpu_s'))))
+
+
+VERDICT = {True: 'yes', False: '**no**', None: '-'}
+
+
+def _target_lines(fig):
+    lines = ['## Targets', '',
+             'Time is judged by ratios to a floor measured in this '
+             'bench, so neither a slower machine nor a busier one moves '
+             'the verdict (`bench/targets.py` says where each limit comes '
+             'from). A target whose figure is missing has no verdict.', '',
+             '| target | limit | measured | met |', '|---|---|---|---|']
+    for t in fig['targets']:
+        lines.append('| %s | %s %s | %s | %s |' % (
+            t['target'], t['limit'], t['unit'], _s(t['measured'], t['unit']),
+            VERDICT[t['met']]))
+    lines += ['', '"calibrations": CPU seconds in units of the CPU time '
+              'of the calibration taken before the run. Seconds without '
+              'a sound floor are figures, not targets:', '',
+              '| figure | measured | why no limit |', '|---|---|---|']
+    for f in fig.get('informational') or []:
+        lines.append('| %s | %s | %s |' % (
+            f['figure'], _s(f['measured'], f['unit']), f['why']))
+    return lines
 
 
 def markdown(fig):
@@ -105,12 +133,7 @@ def markdown(fig):
                  fig['machine']['load_start'], fig['machine'].get('load_end')),
              '', _calibration_line(fig['machine']),
              '', 'Plot: ![bench](bench.png)', '']
-    lines += ['## Targets', '',
-              '| target | limit | measured | met |', '|---|---|---|---|']
-    for t in fig['targets']:
-        lines.append('| %s | %s %s | %s | %s |' % (
-            t['target'], t['limit'], t['unit'], _s(t['measured'], t['unit']),
-            {True: 'yes', False: '**no**', None: '-'}[t['met']]))
+    lines += _target_lines(fig)
     lines += ['', '`.ci/run` as a whole is not run by the bench: it is the '
               'sum of its steps (self-tests, pep8, the clean run, the peer '
               'check, the legacy-quota run, the mutant run below, the '
@@ -215,20 +238,32 @@ def _boot_lines(boots):
 def _later_sections(fig):
     lines = []
     runs = fig.get('suite_runs') or {}
+    cores = (fig.get('machine') or {}).get('cores')
     lines += ['## Clean run (`conformance run`)', '',
               '| seed | concurrency | wall (s), cloud start included | '
-              'tests | tests\' span (s) | cores busy (%) | exit | load |',
-              '|---|---|---|---|---|---|---|---|']
+              'tests | tests\' span (s) | cores busy (%) | CPU, machine '
+              '(s) | CPU, the run\'s (s) | wall / CPU floor | '
+              'capabilities | CPU a capability (calibrations) | exit | '
+              'load |', '|---|---|---|---|---|---|---|---|---|---|---|---|'
+              '---|']
     for key in sorted(runs):
         r = runs[key]
-        lines.append('| %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        lines.append('| %s |' % ' | '.join(str(_or_dash(v)) for v in (
             key, r.get('concurrency', 2), r.get('wall_s'), r.get('tests'),
             r.get('tests_span_s'), r.get('cpu_busy_pct'),
-            r.get('exit_code'), _load(r)))
+            r.get('cpu_busy_s'), r.get('cpu_run_s'),
+            targets.wall_over_floor(r, cores), r.get('in_scope'),
+            targets.cpu_per_capability(r), r.get('exit_code'), _load(r))))
     lines += ['', '"cores busy": the share of all the machine\'s cores '
               'busy while the run ran (/proc/stat); well under 100 means '
               'the run waits on the services\' clocks and its polls, not '
-              'on CPU.']
+              'on CPU. "wall / CPU floor": the wall time over the '
+              'machine\'s busy CPU seconds divided by its %s cores, the '
+              'least wall time that work could take. "CPU, the run\'s": '
+              'every process the run started, its cloud\'s included; '
+              '"CPU a capability": that over the capabilities in scope, '
+              'in units of the CPU calibration taken before the run. A '
+              'run that did not exit 0 gives neither ratio.' % cores]
     classes = (runs.get('all') or {}).get('classes')
     if classes:
         lines += ['', 'Where the run of every seed spends its tests\' '

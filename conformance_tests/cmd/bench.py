@@ -71,6 +71,10 @@ def cmd_bench(args):
                                if t['measured'] is None else '%s %s (%s %s %s)'
                                % (t['measured'], t['unit'], 'met:' if t['met']
                                   else 'NOT met:', '<=', t['limit'])))
+    for f in bench.figures['informational']:
+        ui.say('  %-50s %s (a figure, no limit)' % (
+            f['figure'], 'not measured' if f['measured'] is None
+            else '%s %s' % (f['measured'], f['unit'])))
     ui.say('bench: %s and %s (%.0f s); %d step(s) failed' % (
         json_path, md_path, bench.figures['duration_s'],
         len(bench.figures['errors'])))

@@ -207,53 +207,6 @@ class ClassSpansTest(testtools.TestCase):
         self.assertIn('| A | 0.0 | 10.0 | 2 |', report.markdown(fig))
 
 
-class TargetsTest(testtools.TestCase):
-
-    def test_each_target_reads_its_figure(self):
-        figures = {'boots': {'active_waiter': {'p50': 0.4}},
-                   'suite_runs': {'000+001+003': {'wall_s': 55.0},
-                                  'all': {'wall_s': 90.0}},
-                   'cold_start': {'total_s': 5.0,
-                                  'import_floor_s': {'nova': 3.0,
-                                                     'keystone': 2.0,
-                                                     'senlin': None}},
-                   'machine': {'cores': 2},
-                   'scale': [{'hosts': 16, 'seconds': 61.0,
-                              'status': 'pass'},
-                             {'hosts': 3, 'seconds': 10.0, 'boots': 10,
-                              'status': 'pass'},
-                             {'hosts': 64, 'seconds': 250.0, 'boots': 193,
-                              'status': 'pass'}],
-                   'gabbi': {'ratio': None}}
-        judged = {t['target']: t['met'] for t in targets.judge(figures)}
-        # cold 5.0 / floor 3.0 = 1.67x; H=64 250/193 s a boot over H=3's
-        # 10/10: 1.3x, met.
-        self.assertEqual([True, True, True, True, False, False, True, None,
-                          None, None, None, None, None],
-                         [judged[name] for name, _, _, _ in
-                          targets.TARGETS])
-
-    def test_ratios_read_their_own_figures(self):
-        figures = {'cold_start': {'total_s': 6.5, 'import_floor_s': {
-            'nova': 4.0, 'keystone': 3.0, 'glance': 3.0}},
-            'machine': {'cores': 2},
-            'scale': [{'hosts': 3, 'seconds': 10.0, 'boots': 10,
-                       'status': 'pass'},
-                      {'hosts': 64, 'seconds': 386.0, 'boots': 193,
-                       'status': 'pass'}]}
-        measured = {t['target']: t['measured']
-                    for t in targets.judge(figures)}
-        # floor: max(4.0, 10.0 / 2) = 5.0
-        self.assertEqual(1.3, measured['cold start / its import floor'])
-        self.assertEqual(2.0, measured['seconds per boot at H=64 / at H=3'])
-
-    def test_a_failed_scale_point_is_not_measured(self):
-        figures = {'scale': [{'hosts': 16, 'seconds': 46.0,
-                              'status': 'fail'}]}
-        at_16 = [t for t in targets.judge(figures) if 'H=16' in t['target']]
-        self.assertEqual([None], [t['measured'] for t in at_16])
-
-
 class ScalePhasesTest(testtools.TestCase):
 
     LINE = ('2026-11-27 09:%s 7986 INFO tempest.lib.common.rest_client '
