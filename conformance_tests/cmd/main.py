@@ -18,6 +18,9 @@
     conformance cloud up|down       the embedded cloud alone
     conformance report              rebuild the report from the last run
     conformance preflight           is a tempest.conf's cloud fit to run it
+    conformance config              write a tempest.conf for a cloud
+                                    (python-tempestconf, then the suite's
+                                    own options), then preflight it
     conformance cleanup             remove leftovers of an interrupted run
     conformance bundle              the last run as a certification bundle
     conformance verify-bundle FILE  recompute a bundle's verdicts, check it
@@ -45,7 +48,7 @@ from conformance_tests.common import ui
 #: cliff Command (cmd/base.py).
 COMMANDS = ('run', 'mutants', 'report', 'select', 'cloud', 'bench',
             'cleanup', 'bundle', 'preflight', 'matrix', 'packaged',
-            'devstack')
+            'devstack', 'config')
 DESCRIPTION = 'Conformance suite for five OpenStack features.'
 
 

@@ -15,9 +15,10 @@ OpenStack 2025.1 in a chroot, and the suite run against it as a vendor
 runs it (conformance_tests/packaged/, doc/packaged-cloud.md).
 
     conformance packaged up        build (first time), start; tempest.conf
-    conformance packaged run       up, the suite as admin and as members,
-                                   every preemptible host still builds,
-                                   down
+    conformance packaged run       up, the suite as admin (with the
+                                   tempest.conf `conformance config`
+                                   writes) and as members, every
+                                   preemptible host still builds, down
     conformance packaged status    what runs, where its logs are
     conformance packaged down      stop every process, undo every mount
 """
@@ -29,10 +30,11 @@ import sys
 import time
 
 from conformance_tests.cmd import base
-from conformance_tests.cmd import options
 from conformance_tests.cmd.errors import CommandError
+from conformance_tests.cmd import options
 from conformance_tests.common import ui
 from conformance_tests.packaged import chroot
+from conformance_tests.packaged import generated_conf
 from conformance_tests.packaged import layout
 from conformance_tests.report import build
 from conformance_tests.report import deployment
@@ -139,13 +141,22 @@ def _run(cloud, args):
         step = time.monotonic()
         cloud.up()
         timings['up'] = time.monotonic() - step
+        step = time.monotonic()
+        ui.say('packaged: the admin run\'s tempest.conf from `conformance '
+               'config`, as a vendor makes it')
+        try:
+            problems = ['generated tempest.conf: %s' % why
+                        for why in generated_conf.write(cloud)]
+        except RuntimeError as e:
+            raise PackagedCommandError(str(e))
+        timings['config'] = time.monotonic() - step
         results = {}
         for number, name in enumerate(RUNS, 1):
             ui.say('packaged: run %d of %d: %s' % (number, len(RUNS), name))
             step = time.monotonic()
             results[name] = _suite(cloud, name, args.seed)
             timings[name] = time.monotonic() - step
-        problems = _judge(cloud, results)
+        problems += _judge(cloud, results)
         # left as found includes: every preemptible host still builds
         step = time.monotonic()
         problems += ['host probe: %s' % why for why in host_probe.check(
@@ -177,7 +188,8 @@ def run_dir(cloud, name):
 def _suite(cloud, name, seeds):
     """`conformance run --tempest-conf` as a vendor runs it; returns its
     exit status (judged with the report by _judge)."""
-    conf = cloud.tempest_conf if name == 'admin' else cloud.member_conf
+    conf = (generated_conf.path(cloud) if name == 'admin'
+            else cloud.member_conf)
     command = [os.path.join(os.path.dirname(sys.executable), 'conformance'),
                'run', '--tempest-conf', conf, '--release', layout.RELEASE,
                '--workdir', run_dir(cloud, name)]
