@@ -224,6 +224,11 @@ def discover(conf_path, given, apis):
                                  dict(flags)[flag])))
     by_type = {a.catalog_type: a for a in apis}
     if not cloud.is_admin:
+        if not cloud.conf.get('auth', 'test_accounts_file'):
+            missing.append((
+                'auth', 'test_accounts_file',
+                'a member\'s run needs Tempest\'s pre-provisioned accounts '
+                '(without admin, Tempest cannot create its own)'))
         missing.extend(
             ('conformance', option, 'needs admin to list hosts: ' + why)
             for option, why in (
