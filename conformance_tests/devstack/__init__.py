@@ -10,5 +10,5 @@
 #    License for the specific language governing permissions and limitations
 #    under the License.
 
-"""Run the project's Zuul jobs on a real DevStack in a container here
-(issue 61)."""
+"""Run the project's Zuul jobs on a real DevStack in a container
+here."""

@@ -118,10 +118,10 @@ class Blazar(base.Service):
                 # and the zone hosts: those are the tests' own (a cleanup,
                 # a reserved server removed before its lease ends), and a
                 # test waits for its server to be gone before anything
-                # acts on the host, so no code races their destroy. They
-                # took 2 s until f612e9f gave evictions a time of their
-                # own: 2 s of waiting in every seed-004 test that removes
-                # a server from a freepool host, in every run and mutant.
+                # acts on the host, so no code races their destroy. Only
+                # evictions take time (EVICTION_DESTROY_SECONDS): a time
+                # for every delete would be waited for in every seed-004
+                # test that removes a server from a freepool host.
                 (host, FREEPOOL_CELL, 0,
                  {SERVICE_USER: EVICTION_DESTROY_SECONDS})
                 for host in FREEPOOL_HOSTS],
@@ -187,8 +187,9 @@ class Blazar(base.Service):
             proc, self.name, eventlet_mode=eventlet_mode())}
 
 
-#: blazar 18 (2026.1) is the first this tree runs threaded; 2024.1's 13
-#: imports eventlet and patches the process in blazar/api/v1/app.py.
+#: blazar 18 (2026.2, today's series) is the first this tree runs
+#: threaded; 2024.1's 13 imports eventlet and patches the process in
+#: blazar/api/v1/app.py.
 #: Which release between 14 and 17 stopped is not checked: 18 is the
 #: first seen without it.
 THREADING_MAJOR = 18
