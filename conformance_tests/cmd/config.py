@@ -117,13 +117,12 @@ def cmd_config(args, say=ui.say):
         findings, missing = discover.discover(raw, given, services.all())
     except discover.DiscoveryError as e:
         raise CommandError('config: %s' % e)
-    missing = [m for m in missing + list(discover.BY_HAND)
-               if (m[0], m[1]) not in given]
+    used, missing = writer.not_given(
+        findings, missing + list(discover.BY_HAND), overrides)
     out = os.path.abspath(args.out)
     os.makedirs(os.path.dirname(out), exist_ok=True)
     writer.write(out, writer.merge(raw, findings, overrides),
-                 writer.header(findings, missing, overrides))
-    used = [f for f in findings if (f.section, f.option) not in given]
+                 writer.header(used, missing))
     for f in used:
         say('config: [%s] %s = %s (%s)' % (
             f.section, f.option, f.value, f.why))

@@ -215,8 +215,9 @@ def discover(conf_path, given, apis):
     types = cloud.types()
     found = [Finding(*setting) for setting in SUITE_SETTINGS]
     missing = []
-    flags = [(a.available_flag()[0], a.catalog_type) for a in apis
-             if a.available_flag() is not None and a.catalog_type]
+    flags = [(flag[0], a.catalog_type)
+             for a, flag in ((a, a.available_flag()) for a in apis)
+             if flag is not None and a.catalog_type]
     for flag, value in sorted(service_flags(types, flags).items()):
         found.append(Finding('service_available', flag, value,
                              'the catalog %s %s endpoint' % (

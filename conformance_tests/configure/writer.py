@@ -44,10 +44,9 @@ def merge(tempestconf_path, findings, overrides):
     parser.optionxform = str
     with open(tempestconf_path, encoding='utf-8') as f:
         parser.read_file(f)
-    given = {(s, o) for s, o, _ in overrides}
+    # The user's values last: they win.
     for finding in findings:
-        if (finding.section, finding.option) not in given:
-            _set(parser, finding.section, finding.option, finding.value)
+        _set(parser, finding.section, finding.option, finding.value)
     for section, option, value in overrides:
         _set(parser, section, option, value)
     return parser
@@ -59,19 +58,24 @@ def _set(parser, section, option, value):
     parser.set(section, option, value)
 
 
-def header(findings, missing, overrides):
-    """The comment block at the top of the file."""
+def not_given(findings, missing, overrides):
+    """(the findings, the options still missing) the user did not give
+    a value for: what the command and the file's header name."""
     given = {(s, o) for s, o, _ in overrides}
+    return ([f for f in findings if (f.section, f.option) not in given],
+            [m for m in missing if (m[0], m[1]) not in given])
+
+
+def header(used, left):
+    """The comment block at the top of the file (not_given's lists)."""
     lines = ['Written by `conformance config`: python-tempestconf\'s '
              'discovery, then the suite\'s', 'own (below), then the '
              'values given on its command line.', '']
-    used = [f for f in findings if (f.section, f.option) not in given]
     if used:
         lines.append('Found by the suite:')
         lines.extend('  [%s] %s = %s: %s' % (
             f.section, f.option, f.value, f.why) for f in used)
         lines.append('')
-    left = [m for m in missing if (m[0], m[1]) not in given]
     if left:
         lines.append('Not found (no API tells them; the tests that need '
                      'them skip and say so).')

@@ -20,7 +20,6 @@ generated file found must be what the deployment's hand-written file
 (tempest_files.py) says, or the run is not as expected.
 """
 
-import configparser
 import os
 import subprocess
 import sys
@@ -28,6 +27,7 @@ import sys
 from conformance_tests.configure import discover
 from conformance_tests.packaged import configs
 from conformance_tests.packaged import layout
+from conformance_tests.preflight import conf as conf_mod
 
 #: Where the run keeps its logs and locks: the vendor's choice, given.
 PLACES = (('DEFAULT', 'log_dir'), ('DEFAULT', 'log_file'),
@@ -51,27 +51,13 @@ def path(cloud):
     return os.path.join(cloud.statedir, 'generated-tempest.conf')
 
 
-def _read(conf_path):
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.optionxform = str
-    parser.read(conf_path)
-    return parser
-
-
-def _get(parser, section, option):
-    if section == 'DEFAULT':
-        return parser.defaults().get(option)
-    if not parser.has_section(section):
-        return None
-    return parser[section].get(option)
-
-
 def overrides(hand):
-    """`section.option value` words from the hand-written file."""
+    """`section.option value` words from the hand-written file (a
+    preflight TempestConf)."""
     words = []
     for section, option in [(s, o) for s, o, _ in discover.BY_HAND] + list(
             PLACES):
-        value = _get(hand, section, option)
+        value = hand.get(section, option)
         if value is not None:
             words += ['%s.%s' % (section, option), value]
     return words
@@ -93,8 +79,8 @@ def differences(hand, generated):
     """['[section] option: hand-written X, generated Y'] of COMPARED."""
     found = []
     for section, option in COMPARED:
-        want, got = _get(hand, section, option), _get(generated, section,
-                                                      option)
+        want = hand.get(section, option)
+        got = generated.get(section, option)
         if (section, option) in LISTS:
             want, got = [None if v is None else sorted(
                 h.strip() for h in v.split(',') if h.strip())
@@ -111,7 +97,7 @@ def write(cloud):
     """Run `conformance config` for the cloud; the differences of the
     suite's options from the hand-written file, or RuntimeError with its
     one-line error."""
-    hand = _read(cloud.tempest_conf)
+    hand = conf_mod.TempestConf(cloud.tempest_conf)
     command = [os.path.join(os.path.dirname(sys.executable), 'conformance'),
                'config', '--out', path(cloud), '--workdir',
                os.path.join(cloud.statedir, 'config'), '--release',
@@ -121,4 +107,4 @@ def write(cloud):
     if done.returncode:
         raise RuntimeError('conformance config failed (exit %d): its error '
                            'is above' % done.returncode)
-    return differences(hand, _read(path(cloud)))
+    return differences(hand, conf_mod.TempestConf(path(cloud)))

@@ -84,10 +84,10 @@ class TestMergeAndWrite(testtools.TestCase):
         self.assertEqual('from-tempestconf', parser.get('compute',
                                                         'image_ref'))
 
-        comment = writer.header(
+        comment = writer.header(*writer.not_given(
             findings, [('conformance', 'cell_down_name', 'no API'),
                        ('conformance', 'allow_disruption', 'given')],
-            overrides)
+            overrides))
         out = os.path.join(self.dir, 'tempest.conf')
         writer.write(out, parser, comment)
         self.assertEqual(0o600, stat.S_IMODE(os.stat(out).st_mode))

@@ -15,18 +15,27 @@ no API tells (and where logs and locks go), and the run is not as
 expected when what it found differs from the hand-written file."""
 
 import configparser
+import os
 
+import fixtures
 import testtools
 
 from conformance_tests.configure import discover
 from conformance_tests.packaged import generated_conf
+from conformance_tests.preflight import conf as conf_mod
 
 
-def _parser(data):
-    parser = configparser.ConfigParser(interpolation=None)
+def _conf(test, data):
+    """The file ``data`` writes, read as the run reads it."""
+    path = os.path.join(test.useFixture(fixtures.TempDir()).path,
+                        'tempest.conf')
+    parser = configparser.ConfigParser(interpolation=None,
+                                       default_section='\0none')
     parser.optionxform = str
-    parser.read_dict(data)
-    return parser
+    parser.read_dict(dict(data, identity={'uri_v3': 'http://x/v3'}))
+    with open(path, 'w') as f:
+        parser.write(f)
+    return conf_mod.TempestConf(path)
 
 
 HAND = {
@@ -44,7 +53,7 @@ HAND = {
 class TestGeneratedConf(testtools.TestCase):
 
     def test_given_only_what_no_api_tells_and_the_places(self):
-        words = generated_conf.overrides(_parser(HAND))
+        words = generated_conf.overrides(_conf(self, HAND))
         given = dict(zip(words[::2], words[1::2]))
         self.assertEqual({'conformance.allow_disruption': 'true',
                           'conformance.cell_down_name': 'cell2',
@@ -64,7 +73,7 @@ class TestGeneratedConf(testtools.TestCase):
                                           'True', 'blazar': 'True',
                                           'senlin': 'False'}
         self.assertEqual([], generated_conf.differences(
-            _parser(HAND), _parser(generated)))
+            _conf(self, HAND), _conf(self, generated)))
 
     def test_a_different_finding_is_named(self):
         generated = {section: dict(values) for section, values in
@@ -80,4 +89,5 @@ class TestGeneratedConf(testtools.TestCase):
              "generated ['c5']",
              "[service_available] blazar: hand-written true, generated "
              "None"],
-            generated_conf.differences(_parser(HAND), _parser(generated)))
+            generated_conf.differences(_conf(self, HAND),
+                                       _conf(self, generated)))
